@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { CanvasError } from '../../model/canvas-error.js';
+import { indexNodes } from '../../model/index-nodes.js';
+import { parseCanvas } from '../../model/parse-canvas.js';
+import { serializeNode } from '../../model/serialize-node.js';
+import type { NodeType } from '../../model/types.js';
+import { canvasLog } from '../../store/canvas-log.js';
+import { nodeHistory } from '../../store/node-history.js';
+import { readCanvasText } from '../../store/read-canvas.js';
+import { withGlobal } from '../common-options.js';
+import { type GlobalOptions, workspaceOf } from '../context.js';
+import { printJson } from '../output.js';
+
+const TYPES: readonly NodeType[] = ['section', 'text', 'list', 'table', 'figure', 'link', 'question'];
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** Register read, history and log (design section 10). */
+export function registerReadCommands(program: Command): void {
+  withGlobal(program.command('read'))
+    .description('print the canvas with its Canvas-Base: line (the sha to write against)')
+    .argument('<ledger>', 'the ledger id')
+    .option('--id <node>', 'only this node (repeatable)', collect)
+    .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
+    .option('--at <sha>', 'the canvas as it stood at this commit')
+    .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
+      const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
+      if (!o.id && !o.type) {
+        if (o.json) printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: parseCanvas(read.xml, read.ledger) });
+        else process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
+        return;
+      }
+      for (const t of o.type ?? []) {
+        if (!TYPES.includes(t as NodeType)) {
+          throw new CanvasError('USAGE', `--type ${t} is not a node type`, `use one of ${TYPES.join(', ')}`);
+        }
+      }
+      const index = indexNodes(parseCanvas(read.xml, read.ledger));
+      const missing = (o.id ?? []).filter((id) => !index.has(id));
+      if (missing.length > 0) {
+        throw new CanvasError(
+          'NODE_NOT_FOUND',
+          `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in canvas ${ledger}; its nodes are ${[...index.keys()].join(', ') || 'none'}`,
+          `run \`canvas read ${ledger}\` to see them`,
+          { missing },
+        );
+      }
+      const matched = [...index.values()].filter(
+        (e) => (o.id === undefined || o.id.includes(e.node.id)) && (o.type === undefined || o.type.includes(e.node.type)),
+      );
+      if (o.json) {
+        printJson({
+          ledger: read.ledger,
+          revision: read.revision,
+          nodes: matched.map((e) => ({ id: e.node.id, type: e.node.type, v: e.node.v, parent: e.parent, xml: serializeNode(e.node) })),
+        });
+        return;
+      }
+      process.stdout.write(`Canvas-Base: ${read.revision}\n${matched.map((e) => serializeNode(e.node)).join('')}`);
+    });
+
+  withGlobal(program.command('history'))
+    .description("a node's commits, oldest first, spanning moves (trailer equality, never a substring)")
+    .argument('<ledger>', 'the ledger id')
+    .argument('<node>', 'the node id')
+    .action(async (ledger: string, node: string, o: GlobalOptions) => {
+      const entries = await nodeHistory(workspaceOf(o), { ledger, node });
+      if (o.json) {
+        printJson({ ledger, node, commits: entries });
+        return;
+      }
+      let out = `Canvas-Node: ${node}\n`;
+      for (const e of entries) {
+        out += `\nCanvas-Commit: ${e.commit}\nCanvas-Author: ${e.author}\n`;
+        if (e.proposedBy) out += `Canvas-Proposed-By: ${e.proposedBy}\n`;
+        out += `${e.op}: ${e.reason}\n`;
+      }
+      process.stdout.write(out);
+    });
+
+  withGlobal(program.command('log'))
+    .description("the canvas's commits, newest first")
+    .argument('<ledger>', 'the ledger id')
+    .option('-n, --max-count <n>', 'at most this many', (v) => {
+      if (!/^[1-9][0-9]*$/.test(v)) throw new CanvasError('USAGE', `-n ${v} is not a positive integer`, 'for example -n 10');
+      return Number(v);
+    })
+    .action(async (ledger: string, o: GlobalOptions & { maxCount?: number }) => {
+      const entries = await canvasLog(workspaceOf(o), { ledger, limit: o.maxCount });
+      if (o.json) {
+        printJson({ ledger, commits: entries });
+        return;
+      }
+      process.stdout.write(
+        entries.map((e) => `${e.commit.slice(0, 12)} ${e.date.slice(0, 19)}Z ${e.op}${e.node ? ` ${e.node}` : ''} by ${e.author}: ${e.reason}\n`).join(''),
+      );
+    });
+}

@@ -1,0 +1,95 @@
+import type { Command } from 'commander';
+import { createCanvas, freezeCanvas, openCanvas } from '../../store/canvas-lifecycle.js';
+import { insertNode, moveNode, removeNode, replaceNode } from '../../store/node-writes.js';
+import { withEdit, withPayload, withWrite } from '../common-options.js';
+import { authorOf, type GlobalOptions, type PayloadOptions, payloadOf, workspaceOf } from '../context.js';
+import { printOutcome } from '../output.js';
+
+interface WriteOptions extends GlobalOptions {
+  why?: string;
+  idempotencyKey?: string;
+  base?: string;
+  require?: string;
+  after?: string;
+  into?: string;
+}
+
+function common(ledger: string, o: WriteOptions) {
+  return {
+    ledger,
+    why: o.why ?? '',
+    author: authorOf(o),
+    idempotencyKey: o.idempotencyKey,
+    base: o.base,
+    require: o.require,
+  };
+}
+
+function done(code: number): void {
+  process.exitCode = code;
+}
+
+/** Register create, open, insert, replace, remove, move and freeze (design section 10). */
+export function registerWriteCommands(program: Command): void {
+  withWrite(program.command('create'))
+    .description('create a canvas: the root alone, one commit')
+    .argument('<ledger>', 'the ledger id')
+    .action(async (ledger: string, o: WriteOptions) => {
+      done(printOutcome(await createCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'create'));
+    });
+
+  withWrite(program.command('open'))
+    .description('create a canvas with the problem and the expected value as its first two text nodes')
+    .argument('<ledger>', 'the ledger id')
+    .requiredOption('--problem <text>', 'the problem the task exists to solve')
+    .requiredOption('--expected-value <text>', 'what is expected when it is done')
+    .action(async (ledger: string, o: WriteOptions & { problem: string; expectedValue: string }) => {
+      const outcome = await openCanvas(workspaceOf(o), { ...common(ledger, o), problem: o.problem, expectedValue: o.expectedValue });
+      done(printOutcome(outcome, Boolean(o.json), 'open'));
+    });
+
+  withPayload(withEdit(program.command('insert')))
+    .description('insert one new node after a sibling or first into a section (or root); the store mints its id')
+    .argument('<ledger>', 'the ledger id')
+    .option('--after <node>', 'place it right after this node')
+    .option('--into <section>', 'place it first in this section, or root')
+    .action(async (ledger: string, o: WriteOptions & PayloadOptions) => {
+      const outcome = await insertNode(workspaceOf(o), { ...common(ledger, o), after: o.after, into: o.into, payload: payloadOf(o) });
+      done(printOutcome(outcome, Boolean(o.json), 'insert'));
+    });
+
+  withPayload(withEdit(program.command('replace')))
+    .description("replace one node's content: same id and place, v+1; the type may change")
+    .argument('<ledger>', 'the ledger id')
+    .argument('<node>', 'the node id')
+    .action(async (ledger: string, node: string, o: WriteOptions & PayloadOptions) => {
+      const outcome = await replaceNode(workspaceOf(o), { ...common(ledger, o), node, payload: payloadOf(o) });
+      done(printOutcome(outcome, Boolean(o.json), 'replace'));
+    });
+
+  withEdit(program.command('remove'))
+    .description('remove one node (a section must be empty first)')
+    .argument('<ledger>', 'the ledger id')
+    .argument('<node>', 'the node id')
+    .action(async (ledger: string, node: string, o: WriteOptions) => {
+      done(printOutcome(await removeNode(workspaceOf(o), { ...common(ledger, o), node }), Boolean(o.json), 'remove'));
+    });
+
+  withEdit(program.command('move'))
+    .description('move one node (a section with its subtree) after a sibling or first into a section (or root)')
+    .argument('<ledger>', 'the ledger id')
+    .argument('<node>', 'the node id')
+    .option('--after <node>', 'place it right after this node')
+    .option('--into <section>', 'place it first in this section, or root')
+    .action(async (ledger: string, node: string, o: WriteOptions) => {
+      const outcome = await moveNode(workspaceOf(o), { ...common(ledger, o), node, after: o.after, into: o.into });
+      done(printOutcome(outcome, Boolean(o.json), 'move'));
+    });
+
+  withWrite(program.command('freeze'))
+    .description('record the end of the work: one commit naming no node and changing no byte')
+    .argument('<ledger>', 'the ledger id')
+    .action(async (ledger: string, o: WriteOptions) => {
+      done(printOutcome(await freezeCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'freeze'));
+    });
+}

@@ -1,0 +1,33 @@
+import { type Command, Option } from 'commander';
+
+/** Add the options every command takes: --workspace, --author, --json (design section 10). */
+export function withGlobal(cmd: Command): Command {
+  return cmd
+    .option('--workspace <dir>', 'the workspace (else $CANVAS_WORKSPACE, else $OPENCLAW_WORKSPACE)')
+    .option('--author <author>', 'who writes: "<who>[ | step:<step>][ | run:<run>]" or "<who> | by-hand" (else $CANVAS_AUTHOR)')
+    .option('--json', 'print one JSON object for programs');
+}
+
+/** Add the options of writes: --why, --idempotency-key. */
+export function withWrite(cmd: Command): Command {
+  return withGlobal(cmd)
+    .option('--why <reason>', 'the reason: one plain line that says why (required)')
+    .option('--idempotency-key <key>', 'a retry with the same key and request returns the first outcome');
+}
+
+/** Add the options of node edits: --base, --require. */
+export function withEdit(cmd: Command): Command {
+  return withWrite(cmd)
+    .option('--base <sha>', 'the Canvas-Base: sha you decided against (from canvas read)')
+    .option('--require <sha>', 'strict: refuse if anything in this canvas changed since <sha> (implies --base)');
+}
+
+/** Add the payload options of insert and replace. */
+export function withPayload(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--xml <fragment>', 'the node as one XML fragment, without id and v'))
+    .addOption(new Option('--xml-file <path>', 'read the XML fragment from a file (for a large table)'))
+    .addOption(new Option('--text <text>', 'sugar for <text>...</text>'))
+    .addOption(new Option('--question <text>', 'sugar for <question>...</question>'))
+    .addOption(new Option('--section <title>', 'sugar for an empty <section title="..."></section>'));
+}

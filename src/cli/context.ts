@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { CanvasError } from '../model/canvas-error.js';
+import type { PayloadInput } from '../model/payload-from-input.js';
+import { resolveWorkspace, type Workspace } from '../store/workspace.js';
+
+/** The options every command takes (design section 10). */
+export interface GlobalOptions {
+  workspace?: string;
+  author?: string;
+  json?: boolean;
+}
+
+/** The payload flags of insert and replace. */
+export interface PayloadOptions {
+  xml?: string;
+  xmlFile?: string;
+  text?: string;
+  question?: string;
+  section?: string;
+}
+
+/** Resolve the workspace from `--workspace`, `CANVAS_WORKSPACE`, `OPENCLAW_WORKSPACE`. */
+export function workspaceOf(o: GlobalOptions): Workspace {
+  return resolveWorkspace({ workspace: o.workspace });
+}
+
+/** The author from `--author`, else `CANVAS_AUTHOR` (checked by the store). */
+export function authorOf(o: GlobalOptions): string {
+  return o.author ?? process.env.CANVAS_AUTHOR ?? '';
+}
+
+/**
+ * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` or `--section`.
+ *
+ * @throws CanvasError `USAGE` when none or several are given, or the file cannot be read
+ */
+export function payloadOf(o: PayloadOptions): PayloadInput {
+  const given = (['xml', 'xmlFile', 'text', 'question', 'section'] as const).filter((k) => o[k] !== undefined);
+  const flags = '--xml, --xml-file, --text, --question or --section';
+  if (given.length !== 1) {
+    throw new CanvasError(
+      'USAGE',
+      given.length === 0 ? `a payload is required: one of ${flags}` : `give one payload, not ${given.length}: one of ${flags}`,
+      'for example --text "We ship on Friday." or --xml "<question>Who owns it?</question>"',
+    );
+  }
+  if (o.xml !== undefined) return { xml: o.xml };
+  if (o.xmlFile !== undefined) {
+    try {
+      return { xml: readFileSync(o.xmlFile, 'utf8') };
+    } catch (e) {
+      throw new CanvasError('USAGE', `cannot read --xml-file ${o.xmlFile}: ${(e as Error).message}`, 'pass a readable file holding one node');
+    }
+  }
+  if (o.text !== undefined) return { text: o.text };
+  if (o.question !== undefined) return { question: o.question };
+  return { section: o.section! };
+}

@@ -1,0 +1,91 @@
+import type { CanvasError } from '../model/canvas-error.js';
+import type { DiffEntry, Outcome } from '../store/outcome.js';
+
+/** Whether to colour: a terminal, and `NO_COLOR` unset (https://no-color.org). */
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  return Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
+}
+
+/** Wrap text in an ANSI colour when the stream takes colour. */
+export function paint(stream: NodeJS.WriteStream, code: number, text: string): string {
+  return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
+}
+
+/** Print a value as one line of JSON on stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+/** Print an error that is not an outcome: JSON on stdout with --json, else code, message, hint on stderr. */
+export function printError(e: CanvasError, json: boolean): void {
+  if (json) {
+    printJson({ error: { code: e.code, message: e.message, hint: e.hint, ...(Object.keys(e.data).length ? { data: e.data } : {}) } });
+    return;
+  }
+  const err = process.stderr;
+  err.write(`${paint(err, 31, `canvas: ${e.code}`)}: ${e.message}\n`);
+  if (e.hint) err.write(`${paint(err, 2, 'hint')}: ${e.hint}\n`);
+}
+
+function short(sha: string): string {
+  return sha.slice(0, 12);
+}
+
+/** Human lines for a diff since base (docs/diff.md has the JSON). */
+export function diffLines(diff: readonly DiffEntry[]): string[] {
+  const out: string[] = [];
+  for (const d of diff) {
+    const type = d.after?.type ?? d.before?.type ?? 'node';
+    out.push(`  ${d.change} ${d.node} (${type})`);
+    if (d.before) out.push(`    - ${d.before.xml.split('\n').join('\n      ')}`);
+    if (d.after) out.push(`    + ${d.after.xml.split('\n').join('\n      ')}`);
+    for (const c of d.commits) out.push(`    ${short(c.commit)} ${c.op} by ${c.author}: ${c.reason}`);
+  }
+  return out;
+}
+
+/**
+ * Print a write's outcome. Applied and proposed go to stdout; a conflict goes to stdout (it is
+ * the answer: the node's diff since base); a rejection goes to stderr with its hint.
+ *
+ * @returns the exit code: 0 applied or proposed, 3 conflict, 2 rejected
+ */
+export function printOutcome(o: Outcome, json: boolean, op: string): number {
+  if (json) {
+    printJson(o);
+    return o.outcome === 'conflict' ? 3 : o.outcome === 'rejected' ? 2 : 0;
+  }
+  const out = process.stdout;
+  switch (o.outcome) {
+    case 'applied': {
+      const what = o.replayed ? 'already applied' : 'applied';
+      out.write(`${paint(out, 32, what)} ${op}${o.node ? ` ${o.node}` : ''}\n`);
+      if (o.nodes) out.write(`nodes: ${o.nodes.join(' ')}\n`);
+      out.write(`Canvas-Base: ${o.revision}\n`);
+      if (o.diff.length > 0) {
+        out.write(`changed in this canvas since your base (you had not seen these):\n${diffLines(o.diff).join('\n')}\n`);
+      }
+      return 0;
+    }
+    case 'proposed':
+      out.write(`${paint(out, 33, o.replayed ? 'already proposed' : 'proposed')} ${o.proposalId} (an editor or owner approves it)\nCanvas-Base: ${o.revision}\n`);
+      return 0;
+    case 'conflict': {
+      const why =
+        o.code === 'REQUIRE_CHANGED'
+          ? `the canvas changed since --require ${short(o.expectedRevision)}`
+          : `${o.node} changed since your base ${short(o.expectedRevision)}`;
+      out.write(`${paint(out, 31, 'conflict')}: ${why}; nothing was applied\n`);
+      out.write(`Canvas-Base: ${o.currentRevision}\n`);
+      out.write(`${diffLines(o.diff).join('\n')}\n`);
+      out.write(`hint: read it again (canvas read), decide again, and write against the new Canvas-Base\n`);
+      return 3;
+    }
+    case 'rejected': {
+      const err = process.stderr;
+      err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${o.reason}\n`);
+      if (o.hint) err.write(`${paint(err, 2, 'hint')}: ${o.hint}\n`);
+      return 2;
+    }
+  }
+}

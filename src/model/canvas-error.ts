@@ -1,0 +1,150 @@
+/**
+ * The one error class of the project (STYLE habit 4). Every refusal carries a stable `code`,
+ * a message that names what was wrong, a `hint` that names the fix or the next command, and
+ * structured `data`. `docs/errors.md` has one entry per code; a test checks that.
+ */
+
+/** Every error code, as a literal union. Exit codes: see {@link exitCodeFor}. */
+export type ErrorCode =
+  | 'USAGE'
+  | 'NO_WORKSPACE'
+  | 'BAD_LEDGER_ID'
+  | 'CANVAS_NOT_FOUND'
+  | 'CANVAS_EXISTS'
+  | 'NODE_NOT_FOUND'
+  | 'BAD_ANCHOR'
+  | 'XML_PARSE'
+  | 'UNSAFE_XML'
+  | 'SCHEMA'
+  | 'PAYLOAD_HAS_ID'
+  | 'PAYLOAD_CHILDREN'
+  | 'HAS_CHILDREN'
+  | 'NESTING'
+  | 'MOVE_INTO_SELF'
+  | 'TWO_NODES'
+  | 'NO_CHANGE'
+  | 'BAD_REASON'
+  | 'BAD_AUTHOR'
+  | 'BASE_REQUIRED'
+  | 'UNKNOWN_BASE'
+  | 'BASE_NOT_ANCESTOR'
+  | 'STALE_BASE'
+  | 'REQUIRE_CHANGED'
+  | 'DIRTY_WORKTREE'
+  | 'LOCK_TIMEOUT'
+  | 'REF_MOVED'
+  | 'UNSAFE_SVG'
+  | 'DIAGRAM_SYNTAX'
+  | 'NO_ROLE'
+  | 'ROLE_TOO_LOW'
+  | 'LAST_OWNER'
+  | 'BAD_ROLE'
+  | 'PROPOSAL_NOT_FOUND'
+  | 'PROPOSAL_DECIDED'
+  | 'IDEMPOTENCY_MISMATCH'
+  | 'WORKSPACE_MISMATCH'
+  | 'VERIFY_FAILED'
+  | 'IMPORT_FAILED'
+  | 'GIT_FAILED'
+  | 'INTERNAL';
+
+/** What a code means to a caller: it decides the exit code and the outcome kind. */
+export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal';
+
+const KIND: Record<ErrorCode, ErrorKind> = {
+  USAGE: 'rejected',
+  NO_WORKSPACE: 'rejected',
+  BAD_LEDGER_ID: 'rejected',
+  CANVAS_NOT_FOUND: 'rejected',
+  CANVAS_EXISTS: 'rejected',
+  NODE_NOT_FOUND: 'rejected',
+  BAD_ANCHOR: 'rejected',
+  XML_PARSE: 'rejected',
+  UNSAFE_XML: 'rejected',
+  SCHEMA: 'rejected',
+  PAYLOAD_HAS_ID: 'rejected',
+  PAYLOAD_CHILDREN: 'rejected',
+  HAS_CHILDREN: 'rejected',
+  NESTING: 'rejected',
+  MOVE_INTO_SELF: 'rejected',
+  TWO_NODES: 'rejected',
+  NO_CHANGE: 'rejected',
+  BAD_REASON: 'rejected',
+  BAD_AUTHOR: 'rejected',
+  BASE_REQUIRED: 'rejected',
+  UNKNOWN_BASE: 'rejected',
+  BASE_NOT_ANCESTOR: 'rejected',
+  STALE_BASE: 'conflict',
+  REQUIRE_CHANGED: 'conflict',
+  DIRTY_WORKTREE: 'rejected',
+  LOCK_TIMEOUT: 'internal',
+  REF_MOVED: 'internal',
+  UNSAFE_SVG: 'rejected',
+  DIAGRAM_SYNTAX: 'rejected',
+  NO_ROLE: 'no-role',
+  ROLE_TOO_LOW: 'rejected',
+  LAST_OWNER: 'rejected',
+  BAD_ROLE: 'rejected',
+  PROPOSAL_NOT_FOUND: 'rejected',
+  PROPOSAL_DECIDED: 'rejected',
+  IDEMPOTENCY_MISMATCH: 'rejected',
+  WORKSPACE_MISMATCH: 'rejected',
+  VERIFY_FAILED: 'verify',
+  IMPORT_FAILED: 'rejected',
+  GIT_FAILED: 'internal',
+  INTERNAL: 'internal',
+};
+
+/** Every code, sorted; `docs/errors.md` documents each one (a test checks). */
+export const ERROR_CODES: readonly ErrorCode[] = Object.keys(KIND).sort() as ErrorCode[];
+
+/**
+ * A refusal or failure with a stable code.
+ *
+ * @param code - the stable code (see `docs/errors.md`)
+ * @param message - one or more lines naming what was wrong
+ * @param hint - the fix, or the next command to run
+ * @param data - structured detail (paths, node ids, matches) for programs
+ */
+export class CanvasError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string;
+  readonly data: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, hint: string, data: Record<string, unknown> = {}) {
+    super(message);
+    this.name = 'CanvasError';
+    this.code = code;
+    this.hint = hint;
+    this.data = data;
+  }
+
+  /** What the code means to a caller: rejected, conflict, verify, no-role or internal. */
+  get kind(): ErrorKind {
+    return KIND[this.code];
+  }
+}
+
+/**
+ * Map an error kind to the CLI's exit code (design section 6): 2 rejected or usage, 3 conflict,
+ * 4 verify found a violation, 5 no role, 1 internal.
+ */
+export function exitCodeFor(kind: ErrorKind): number {
+  switch (kind) {
+    case 'rejected':
+      return 2;
+    case 'conflict':
+      return 3;
+    case 'verify':
+      return 4;
+    case 'no-role':
+      return 5;
+    case 'internal':
+      return 1;
+  }
+}
+
+/** The kind of a code, for callers that only hold the code. */
+export function errorKindOf(code: ErrorCode): ErrorKind {
+  return KIND[code];
+}

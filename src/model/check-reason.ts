@@ -1,0 +1,40 @@
+import { CanvasError } from './canvas-error.js';
+import { REASON_CONTROL } from './patterns.js';
+
+/** The longest reason, in code points (design section 4). */
+export const MAX_REASON = 500;
+
+/**
+ * Check a reason (`--why`): required, one line, no control character (U+0000-U+001F,
+ * U+007F-U+009F) nor U+2028/U+2029, at most 500 code points. Refused, never sanitized
+ * (design section 4, spec/001 "The reason field").
+ *
+ * @param reason - the caller's text, or undefined when missing
+ * @returns the reason, unchanged
+ * @throws CanvasError `BAD_REASON`
+ */
+export function checkReason(reason: string | undefined): string {
+  const hint = 'pass --why with one plain line that says why this edit is made';
+  if (reason === undefined || reason.trim() === '') {
+    throw new CanvasError('BAD_REASON', 'a reason is required and must not be blank', hint, { rule: 'required' });
+  }
+  const m = REASON_CONTROL.exec(reason);
+  if (m) {
+    const cp = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    const what = m[0] === '\n' || m[0] === '\r' || m[0] === '\u2028' || m[0] === '\u2029' ? 'a line break' : 'a control character';
+    throw new CanvasError(
+      'BAD_REASON',
+      `reason must be a single line with no control characters: it holds ${what} (${cp}) at code point ${[...reason.slice(0, m.index)].length + 1}`,
+      hint,
+      { rule: 'one-line', codePoint: cp },
+    );
+  }
+  const length = [...reason].length;
+  if (length > MAX_REASON) {
+    throw new CanvasError('BAD_REASON', `reason is ${length} code points long; the limit is ${MAX_REASON}`, 'shorten the reason to one sentence', {
+      rule: 'length',
+      length,
+    });
+  }
+  return reason;
+}

@@ -1,0 +1,347 @@
+import type { Element as XastElement, ElementContent } from 'xast';
+import { CanvasError } from './canvas-error.js';
+import { DOC_CONTROL, NODE_ID, SVG_NS, VERSION } from './patterns.js';
+import type { CanvasNode, FigureKind, NodeType } from './types.js';
+
+/** The exact attribute set of each element, in canonical order (design section 2). */
+export const ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
+  canvas: ['ledger', 'schema'],
+  section: ['id', 'v', 'title'],
+  text: ['id', 'v'],
+  list: ['id', 'v', 'ordered'],
+  item: [],
+  table: ['id', 'v'],
+  row: [],
+  cell: [],
+  figure: ['id', 'v', 'kind', 'caption'],
+  link: ['id', 'v', 'href'],
+  question: ['id', 'v', 'answered'],
+};
+
+const REQUIRED: Readonly<Record<string, readonly string[]>> = {
+  canvas: ['ledger', 'schema'],
+  section: ['id', 'v', 'title'],
+  text: ['id', 'v'],
+  list: ['id', 'v'],
+  table: ['id', 'v'],
+  figure: ['id', 'v', 'kind'],
+  link: ['id', 'v', 'href'],
+  question: ['id', 'v'],
+};
+
+const NODE_TYPES: readonly NodeType[] = ['section', 'text', 'list', 'table', 'figure', 'link', 'question'];
+
+/** How an element is being read: as part of a stored canvas, or as a writer's payload. */
+export interface ConvertContext {
+  /** `canvas`: ids and versions required. `payload`: the top element carries neither. */
+  mode: 'canvas' | 'payload';
+  /** Ids seen so far in this document, for uniqueness. */
+  seen: Set<string>;
+}
+
+/** Raise a SCHEMA refusal at a path, naming the rule and the fix. */
+export function schemaError(path: string, rule: string, fix: string, extra: Record<string, unknown> = {}): CanvasError {
+  return new CanvasError('SCHEMA', `${path}: ${rule}`, fix, { path, rule, ...extra });
+}
+
+/** The path segment of an element among its siblings: `text[@id='a1']` or `text[2]`. */
+export function pathSegment(el: XastElement, siblings: readonly ElementContent[]): string {
+  const id = el.attributes.id;
+  if (typeof id === 'string' && NODE_ID.test(id)) {
+    return `${el.name}[@id='${id}']`;
+  }
+  let index = 0;
+  for (const s of siblings) {
+    if (s.type === 'element' && s.name === el.name) index += 1;
+    if (s === el) break;
+  }
+  return `${el.name}[${index}]`;
+}
+
+function checkControl(value: string, path: string, where: string): void {
+  const m = DOC_CONTROL.exec(value);
+  if (m) {
+    const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+    throw schemaError(
+      path,
+      `${where} holds the control character U+${cp}; only tab and line feed are allowed`,
+      'remove the control character',
+      { codePoint: `U+${cp}` },
+    );
+  }
+}
+
+function isBlank(s: string): boolean {
+  return s.trim() === '';
+}
+
+/** Check attribute names against the element's exact set, and control characters in values. */
+function checkAttributes(el: XastElement, path: string, payloadTop = false): void {
+  const allowed = ATTRIBUTES[el.name] ?? [];
+  for (const [name, value] of Object.entries(el.attributes)) {
+    if (!allowed.includes(name)) {
+      const list = allowed.length > 0 ? allowed.join(', ') : 'none';
+      throw schemaError(
+        path,
+        `attribute "${name}" is not allowed on <${el.name}> (allowed: ${list})`,
+        `remove ${name}="..."; the vocabulary is closed`,
+        { attribute: name },
+      );
+    }
+    if (typeof value === 'string') checkControl(value, path, `attribute ${name}`);
+  }
+  for (const name of REQUIRED[el.name] ?? []) {
+    if (payloadTop && (name === 'id' || name === 'v')) continue;
+    if (typeof el.attributes[name] !== 'string') {
+      throw schemaError(path, `<${el.name}> needs the attribute "${name}"`, `add ${name}="..."`, { attribute: name });
+    }
+  }
+}
+
+/** The character data of a leaf element; refuses element children (no mixed content). */
+function leafText(el: XastElement, path: string): string {
+  let out = '';
+  for (const c of el.children) {
+    if (c.type === 'text' || c.type === 'cdata') {
+      out += c.value;
+    } else if (c.type === 'element') {
+      throw schemaError(
+        `${path}/${pathSegment(c, el.children)}`,
+        `<${el.name}> holds character data only, not <${c.name}>`,
+        `escape the markup as &lt;${c.name}&gt; or remove it`,
+      );
+    }
+  }
+  checkControl(out, path, 'the character data');
+  return out;
+}
+
+/** The element children of a container; refuses non-whitespace character data (mixed content). */
+function containerChildren(el: XastElement, path: string): XastElement[] {
+  const out: XastElement[] = [];
+  for (const c of el.children) {
+    if (c.type === 'element') {
+      out.push(c);
+    } else if ((c.type === 'text' || c.type === 'cdata') && !isBlank(c.value)) {
+      const snippet = c.value.trim().slice(0, 40);
+      throw schemaError(
+        path,
+        `<${el.name}> holds elements only, but has the text "${snippet}" (no mixed content)`,
+        `put the words in a <text> node, or remove them`,
+      );
+    }
+  }
+  return out;
+}
+
+function readId(el: XastElement, path: string, ctx: ConvertContext, top: boolean): { id: string; v: number } {
+  if (ctx.mode === 'payload' && top) {
+    return { id: '', v: 0 };
+  }
+  const id = el.attributes.id ?? '';
+  const v = el.attributes.v ?? '';
+  if (!NODE_ID.test(id)) {
+    throw schemaError(path, `id "${id}" does not match ^[a-z][a-z0-9]{1,11}$`, 'use the id the store minted');
+  }
+  if (!VERSION.test(v)) {
+    throw schemaError(path, `v "${v}" is not a positive integer`, 'use the v the store wrote');
+  }
+  if (ctx.seen.has(id)) {
+    throw schemaError(path, `id "${id}" appears twice`, 'every node id is unique within a canvas', { id });
+  }
+  ctx.seen.add(id);
+  return { id, v: Number(v) };
+}
+
+/**
+ * Convert one node element into a typed node, checking schema v2 (design section 2).
+ *
+ * @param el - a xast element named like a node type
+ * @param path - the element's path, for example `/canvas/section[@id='s1']/text[2]`
+ * @param depth - 0 for a child of the root, 1 inside a section
+ * @param ctx - mode and the ids seen so far
+ * @param top - true for the payload's own element (which carries no id and no v)
+ * @returns the typed node (in payload mode the top node has `id` "" and `v` 0)
+ * @throws CanvasError `SCHEMA` naming the path, the rule and the fix; `NESTING` for a section
+ *   inside a section; `PAYLOAD_CHILDREN` for a payload section with children
+ */
+export function convertElement(el: XastElement, path: string, depth: number, ctx: ConvertContext, top = false): CanvasNode {
+  const name = el.name as NodeType;
+  if (!NODE_TYPES.includes(name)) {
+    const where = ['item', 'row', 'cell', 'canvas'].includes(el.name)
+      ? `<${el.name}> cannot stand here`
+      : `unknown element <${el.name}>`;
+    throw schemaError(
+      path,
+      `${where}; a node is one of ${NODE_TYPES.join(', ')}`,
+      el.name === 'canvas' ? 'send one node, never a whole canvas' : 'use one of the seven node elements',
+      { element: el.name },
+    );
+  }
+  checkAttributes(el, path, ctx.mode === 'payload' && top);
+  const { id, v } = readId(el, path, ctx, top);
+  const a: Record<string, string | undefined> = {};
+  for (const [k, value] of Object.entries(el.attributes)) if (typeof value === 'string') a[k] = value;
+  switch (name) {
+    case 'section': {
+      const title = a.title ?? '';
+      if (isBlank(title) || title.includes('\n')) {
+        throw schemaError(path, 'a section title is one line and not blank', 'give the section a one-line title');
+      }
+      if (depth > 1) {
+        throw new CanvasError(
+          'NESTING',
+          `${path}: a section inside a section holds no section (one level of nesting)`,
+          'put this section at the root, or make it a section of its own beside its parent',
+          { path },
+        );
+      }
+      const kids = containerChildren(el, path);
+      if (ctx.mode === 'payload' && top && kids.length > 0) {
+        throw new CanvasError(
+          'PAYLOAD_CHILDREN',
+          `${path}: a section payload has ${kids.length} child element(s); a section is born empty and its title is replaced alone`,
+          'send <section title="..."></section>, then insert each child with its own insert --into',
+          { path, children: kids.length },
+        );
+      }
+      const children = kids.map((k) => convertElement(k, `${path}/${pathSegment(k, el.children)}`, depth + 1, ctx));
+      return { type: 'section', id, v, title, children };
+    }
+    case 'text': {
+      const text = leafText(el, path);
+      if (isBlank(text)) throw schemaError(path, '<text> is not blank', 'write the paragraph, or remove the node');
+      return { type: 'text', id, v, text };
+    }
+    case 'question': {
+      const answered = a.answered;
+      if (answered !== undefined && answered !== 'true') {
+        throw schemaError(path, `answered="${answered}": the only value is "true"`, 'leave answered out for an open question');
+      }
+      const text = leafText(el, path);
+      if (isBlank(text)) throw schemaError(path, '<question> is not blank', 'write the question');
+      return { type: 'question', id, v, answered: answered === 'true', text };
+    }
+    case 'link': {
+      const href = a.href ?? '';
+      if (isBlank(href) || href.includes('\n')) {
+        throw schemaError(path, 'href is one line and not blank', 'give the link its address');
+      }
+      const label = leafText(el, path);
+      if (isBlank(label)) throw schemaError(path, '<link> needs a label as its character data', 'write what the link points at');
+      return { type: 'link', id, v, href, label };
+    }
+    case 'list': {
+      const ordered = a.ordered;
+      if (ordered !== undefined && ordered !== 'true') {
+        throw schemaError(path, `ordered="${ordered}": the only value is "true"`, 'leave ordered out for a bullet list');
+      }
+      const kids = containerChildren(el, path);
+      if (kids.length === 0) throw schemaError(path, '<list> holds one or more <item>', 'add <item>...</item>');
+      const items = kids.map((k) => {
+        const p = `${path}/${pathSegment(k, el.children)}`;
+        if (k.name !== 'item') {
+          throw schemaError(p, `<list> holds <item> only, not <${k.name}>`, 'wrap the words in <item>');
+        }
+        checkAttributes(k, p);
+        const text = leafText(k, p);
+        if (isBlank(text)) throw schemaError(p, '<item> is not blank', 'write the item, or drop it');
+        return text;
+      });
+      return { type: 'list', id, v, ordered: ordered === 'true', items };
+    }
+    case 'table': {
+      const kids = containerChildren(el, path);
+      if (kids.length === 0) throw schemaError(path, '<table> holds one or more <row>', 'add <row><cell>..</cell><cell>..</cell></row>');
+      const rows = kids.map((k) => {
+        const p = `${path}/${pathSegment(k, el.children)}`;
+        if (k.name !== 'row') throw schemaError(p, `<table> holds <row> only, not <${k.name}>`, 'wrap the cells in <row>');
+        checkAttributes(k, p);
+        const cells = containerChildren(k, p).map((c) => {
+          const cp = `${p}/${pathSegment(c, k.children)}`;
+          if (c.name !== 'cell') throw schemaError(cp, `<row> holds <cell> only, not <${c.name}>`, 'wrap the value in <cell>');
+          checkAttributes(c, cp);
+          return leafText(c, cp);
+        });
+        if (cells.length < 2) {
+          throw schemaError(p, `a row has at least 2 cells, this one has ${cells.length}`, 'use a <list> or <text> for one column');
+        }
+        return cells;
+      });
+      const width = rows[0]!.length;
+      rows.forEach((r, i) => {
+        if (r.length !== width) {
+          throw schemaError(
+            `${path}/row[${i + 1}]`,
+            `every row has the same cell count: the header has ${width}, this row has ${r.length}`,
+            `give row ${i + 1} exactly ${width} cells (an empty <cell></cell> is allowed)`,
+          );
+        }
+      });
+      return { type: 'table', id, v, rows };
+    }
+    case 'figure': {
+      const kind = a.kind as FigureKind;
+      if (kind !== 'diagram' && kind !== 'mermaid' && kind !== 'svg') {
+        throw schemaError(path, `kind="${a.kind}": the kinds are diagram, mermaid and svg`, 'set kind to diagram, mermaid or svg');
+      }
+      const caption = a.caption;
+      if (caption !== undefined && (isBlank(caption) || caption.includes('\n'))) {
+        throw schemaError(path, 'a caption is one line and not blank', 'shorten the caption to one line, or leave it out');
+      }
+      const base = { type: 'figure' as const, id, v, kind, ...(caption !== undefined ? { caption } : {}) };
+      if (kind === 'svg') {
+        const kids = containerChildren(el, path);
+        const first = kids[0];
+        if (kids.length !== 1 || !first || first.name !== 'svg') {
+          throw schemaError(
+            path,
+            `a figure of kind svg holds exactly one <svg> element, found ${kids.map((k) => `<${k.name}>`).join(', ') || 'none'}`,
+            'put one <svg xmlns="http://www.w3.org/2000/svg"> element inside the figure',
+          );
+        }
+        const svgPath = `${path}/svg`;
+        if (first.attributes.xmlns !== SVG_NS) {
+          throw schemaError(svgPath, `<svg> is in the SVG namespace: xmlns="${SVG_NS}"`, `add xmlns="${SVG_NS}" to <svg>`);
+        }
+        return { ...base, source: '', svg: normalizeSvg(first, svgPath) };
+      }
+      const source = leafText(el, path);
+      if (isBlank(source)) throw schemaError(path, `a ${kind} figure needs its source text`, 'write the source inside <figure>');
+      return { ...base, source };
+    }
+  }
+}
+
+/**
+ * Normalize an SVG subtree: drop whitespace-only text between elements of an element that has
+ * element children and no other text; keep everything else verbatim. Refuses control characters
+ * and prefixed element names (only the SVG namespace is allowed inside a figure).
+ */
+function normalizeSvg(el: XastElement, path: string): XastElement {
+  if (el.name.includes(':')) {
+    throw schemaError(path, `<${el.name}> is not in the SVG namespace`, 'use unprefixed SVG elements only');
+  }
+  for (const [k, value] of Object.entries(el.attributes)) {
+    if (typeof value === 'string') checkControl(value, path, `attribute ${k}`);
+  }
+  const hasElement = el.children.some((c) => c.type === 'element');
+  const mixed = hasElement && el.children.some((c) => (c.type === 'text' || c.type === 'cdata') && !isBlank(c.value));
+  const children: ElementContent[] = [];
+  for (const c of el.children) {
+    if (c.type === 'element') {
+      children.push(normalizeSvg(c, `${path}/${pathSegment(c, el.children)}`));
+    } else if (c.type === 'text' || c.type === 'cdata') {
+      if (hasElement && !mixed) continue;
+      checkControl(c.value, path, 'the character data');
+      const prev = children[children.length - 1];
+      if (prev && prev.type === 'text') prev.value += c.value;
+      else children.push({ type: 'text', value: c.value });
+    }
+  }
+  const attributes: Record<string, string> = {};
+  for (const [k, value] of Object.entries(el.attributes)) {
+    if (typeof value === 'string') attributes[k] = value;
+  }
+  return { type: 'element', name: el.name, attributes, children };
+}

@@ -1,0 +1,67 @@
+import { indexNodes } from './index-nodes.js';
+import { serializeNode } from './serialize-node.js';
+import type { Canvas, NodeType } from './types.js';
+
+/** One side of a node's change: its canonical XML (a section without children), place and v. */
+export interface NodeState {
+  type: NodeType;
+  v: number;
+  parent: string;
+  xml: string;
+}
+
+/**
+ * One node that differs between two revisions (docs/diff.md).
+ * `change` is `inserted`, `removed`, `replaced` (its content differs; it may also have moved) or
+ * `moved` (same content, another place or a bumped v).
+ */
+export interface NodeChange {
+  node: string;
+  change: 'inserted' | 'removed' | 'replaced' | 'moved';
+  before: NodeState | null;
+  after: NodeState | null;
+}
+
+function stateOf(entry: { node: import('./types.js').CanvasNode; parent: string }): NodeState {
+  return {
+    type: entry.node.type,
+    v: entry.node.v,
+    parent: entry.parent,
+    xml: serializeNode(entry.node, { shallow: true }).trimEnd(),
+  };
+}
+
+function contentOf(xml: string): string {
+  return xml.replace(/^(<\w+ id="[^"]*") v="\d+"/, '$1');
+}
+
+/**
+ * The node-level diff of two revisions of one canvas (docs/diff.md). A section is compared
+ * without its children, which are nodes of their own; a node whose only difference is its
+ * position among unchanged siblings (because a sibling came or went) is not a change.
+ *
+ * @param before - the older tree, or null when the canvas did not exist
+ * @param after - the newer tree, or null when it does not exist
+ * @returns the changed nodes: those of `after` in document order, then removed ones
+ */
+export function diffCanvases(before: Canvas | null, after: Canvas | null): NodeChange[] {
+  const a = before ? indexNodes(before) : new Map();
+  const b = after ? indexNodes(after) : new Map();
+  const out: NodeChange[] = [];
+  for (const [id, entry] of b) {
+    const old = a.get(id);
+    const now = stateOf(entry);
+    if (!old) {
+      out.push({ node: id, change: 'inserted', before: null, after: now });
+      continue;
+    }
+    const was = stateOf(old);
+    if (was.xml === now.xml && was.parent === now.parent) continue;
+    const change = contentOf(was.xml) !== contentOf(now.xml) ? 'replaced' : 'moved';
+    out.push({ node: id, change, before: was, after: now });
+  }
+  for (const [id, entry] of a) {
+    if (!b.has(id)) out.push({ node: id, change: 'removed', before: stateOf(entry), after: null });
+  }
+  return out;
+}

@@ -1,0 +1,53 @@
+import { CanvasError } from './canvas-error.js';
+import { AUTHOR_PART } from './patterns.js';
+
+/** An author (design section 4): `who[ | step:S][ | run:R]` or `who | by-hand`. */
+export interface Author {
+  who: string;
+  step?: string;
+  run?: string;
+  byHand?: true;
+  /** The canonical text, as written in `Canvas-Author`. */
+  text: string;
+}
+
+/**
+ * Parse and check an author string.
+ *
+ * @param text - for example `leo | step:implement | run:ship-the-flag-3` or `leo | by-hand`
+ * @returns the parts and the canonical text
+ * @throws CanvasError `BAD_AUTHOR` naming the part that does not match
+ */
+export function parseAuthor(text: string | undefined): Author {
+  const hint = 'pass --author "<who>[ | step:<step>][ | run:<run>]" or "<who> | by-hand", or set CANVAS_AUTHOR';
+  if (text === undefined || text.trim() === '') {
+    throw new CanvasError('BAD_AUTHOR', 'an author is required', hint, { rule: 'required' });
+  }
+  const parts = text.split('|').map((p) => p.trim());
+  const who = parts[0] ?? '';
+  if (!AUTHOR_PART.test(who)) {
+    throw new CanvasError('BAD_AUTHOR', `author "${text}": who "${who}" does not match ^[A-Za-z0-9][A-Za-z0-9._@:-]*$`, hint, {
+      rule: 'who',
+    });
+  }
+  const author: Author = { who, text: who };
+  const rest = parts.slice(1);
+  if (rest.length === 1 && rest[0] === 'by-hand') {
+    return { who, byHand: true, text: `${who} | by-hand` };
+  }
+  let expect: 'step' | 'run' = 'step';
+  for (const part of rest) {
+    const m = /^(step|run):(.*)$/.exec(part);
+    const key = m?.[1] as 'step' | 'run' | undefined;
+    const value = m?.[2] ?? '';
+    if (!key || (key === 'step' && expect === 'run') || author[key] !== undefined || !AUTHOR_PART.test(value)) {
+      throw new CanvasError('BAD_AUTHOR', `author "${text}": "${part}" is not step:<step> or run:<run> in that order`, hint, {
+        rule: 'parts',
+      });
+    }
+    author[key] = value;
+    expect = 'run';
+  }
+  author.text = [who, author.step ? `step:${author.step}` : '', author.run ? `run:${author.run}` : ''].filter(Boolean).join(' | ');
+  return author;
+}

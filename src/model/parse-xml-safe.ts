@@ -1,0 +1,81 @@
+import type { Root } from 'xast';
+import { fromXml } from 'xast-util-from-xml';
+import { CanvasError } from './canvas-error.js';
+
+/**
+ * Parse XML text into a xast tree, safely: a DOCTYPE, a processing instruction (the XML
+ * declaration included), a comment, or an entity reference beyond the five predefined and numeric
+ * ones is refused, never expanded (design section 2). CRLF and CR are normalized to LF by the
+ * parser, as XML itself does.
+ *
+ * @param text - the XML source (a whole canvas or one node fragment)
+ * @param what - how to name the input in messages, for example `payload` or `canvas my-task`
+ * @returns the xast root, whose only element child is the document element
+ * @throws CanvasError `XML_PARSE` (malformed, with line and column), `UNSAFE_XML` (DOCTYPE,
+ *   unknown entity, processing instruction, comment)
+ */
+export function parseXmlSafe(text: string, what: string): Root {
+  if (text.charCodeAt(0) === 0xfeff) {
+    text = text.slice(1);
+  }
+  let root: Root;
+  try {
+    root = fromXml(text);
+  } catch (error) {
+    const e = error as { cause?: { message?: string }; line?: number; column?: number };
+    const detail = (e.cause?.message ?? String(error)).split('\n')[0] ?? 'malformed XML';
+    if (/Named entity isn't defined/.test(detail)) {
+      throw new CanvasError(
+        'UNSAFE_XML',
+        `${what}: ${detail}; only &amp; &lt; &gt; &quot; &apos; and numeric references are allowed`,
+        'write the character itself or a numeric reference such as &#233;; entities are never expanded',
+        { line: e.line, column: e.column },
+      );
+    }
+    throw new CanvasError(
+      'XML_PARSE',
+      `${what} is not well-formed XML: ${detail}`,
+      'fix the XML at that line and column and send it again',
+      { line: e.line, column: e.column },
+    );
+  }
+  for (const child of root.children) {
+    refuseUnsafe(child, what);
+  }
+  return root;
+}
+
+function refuseUnsafe(node: Root['children'][number], what: string): void {
+  const at = node.position ? ` (line ${node.position.start.line}, column ${node.position.start.column})` : '';
+  const data = node.position ? { line: node.position.start.line, column: node.position.start.column } : {};
+  switch (node.type) {
+    case 'doctype':
+      throw new CanvasError(
+        'UNSAFE_XML',
+        `${what} has a DOCTYPE${at}; a canvas never has one`,
+        'remove the <!DOCTYPE ...> declaration',
+        data,
+      );
+    case 'instruction':
+      throw new CanvasError(
+        'UNSAFE_XML',
+        `${what} has a processing instruction <?${node.name} ...?>${at}; a canvas has none, not even an XML declaration`,
+        `remove <?${node.name} ...?>`,
+        data,
+      );
+    case 'comment':
+      throw new CanvasError(
+        'UNSAFE_XML',
+        `${what} has a comment${at}; a canvas holds no comments`,
+        'remove the <!-- ... --> comment, or put its words in a text node',
+        data,
+      );
+    case 'element':
+      for (const child of node.children) {
+        refuseUnsafe(child, what);
+      }
+      return;
+    default:
+      return;
+  }
+}

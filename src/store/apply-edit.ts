@@ -1,0 +1,542 @@
+import { createHash } from 'node:crypto';
+import { existsSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+import { checkLedgerId } from '../model/check-ledger-id.js';
+import { checkReason } from '../model/check-reason.js';
+import { diffCanvases } from '../model/diff-canvases.js';
+import { type Anchor, editTree } from '../model/edit-tree.js';
+import { indexNodes } from '../model/index-nodes.js';
+import { mintId } from '../model/mint-id.js';
+import { parseAuthor, type Author } from '../model/parse-author.js';
+import { type PayloadInput, payloadFromInput } from '../model/payload-from-input.js';
+import { parseCanvas } from '../model/parse-canvas.js';
+import { serializeCanvas } from '../model/serialize-canvas.js';
+import { serializeNode } from '../model/serialize-node.js';
+import type { Canvas, CanvasNode, NodePayload } from '../model/types.js';
+import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
+import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-facts.js';
+import { commitsSince, resolveBase } from './commits-since.js';
+import { ensureRepo } from './ensure-repo.js';
+import { checkFigures } from './check-figures.js';
+import { runGit } from './git.js';
+import { guardOneNode } from './guard-one-node.js';
+import type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Rejected } from './outcome.js';
+import { RepoReader } from './repo-reader.js';
+import { withRepoLock } from './repo-lock.js';
+import { type Grants, type Role, roleOf } from './role.js';
+import { readWorkingFile, writeWorkingFile } from './working-file.js';
+import type { Workspace } from './workspace.js';
+import { writeTree } from './write-tree.js';
+
+/** An edit as a caller gives it: the payload may still be an XML fragment or sugar. */
+export type EditInput =
+  | { op: 'create' }
+  | { op: 'freeze' }
+  | { op: 'insert'; payload: NodePayload | PayloadInput; anchor: Anchor }
+  | { op: 'replace'; node: string; payload: NodePayload | PayloadInput }
+  | { op: 'remove'; node: string }
+  | { op: 'move'; node: string; anchor: Anchor };
+
+/** The edit a write performs on the canvas document. */
+export type EditSpec =
+  | { op: 'create' }
+  | { op: 'freeze' }
+  | { op: 'insert'; payload: NodePayload; anchor: Anchor }
+  | { op: 'replace'; node: string; payload: NodePayload }
+  | { op: 'remove'; node: string }
+  | { op: 'move'; node: string; anchor: Anchor };
+
+/** What every write carries besides its edit (design section 4). */
+export interface WriteCommon {
+  /** The ledger id. */
+  ledger: string;
+  /** The reason: one line, required. */
+  why: string;
+  /** The author: `who[ | step:S][ | run:R]` or `who | by-hand`. */
+  author: string;
+  /** The revision the writer decided against (any commit on main, 7+ hex characters). */
+  base?: string | undefined;
+  /** Strict: refuse if anything in this canvas changed since this sha (implies base). */
+  require?: string | undefined;
+  /** Scoped to the canvas and the who: a retry returns the original outcome. */
+  idempotencyKey?: string | undefined;
+}
+
+/** Hooks for callers that extend the write path (proposals): run under the lock. */
+export interface EditHooks {
+  /** Decide what a caller whose role is below editor gets. Default: rejected or proposed. */
+  belowEditor?: (ctx: EditContext, role: Role) => Promise<Outcome>;
+  /** Extra files the commit writes (path to content), and extra trailers. */
+  extraFiles?: Record<string, string>;
+  extraTrailers?: Partial<Record<TrailerKey, string>>;
+  /** Skip the role check (the caller checked it: approval replays as the approver). */
+  roleChecked?: boolean;
+}
+
+/** The state a write sees under the lock. */
+export interface EditContext {
+  ws: Workspace;
+  reader: RepoReader;
+  ledger: string;
+  author: Author;
+  why: string;
+  spec: EditSpec;
+  main: string | null;
+  revision: string | null;
+  facts: CanvasFacts | null;
+  canvas: Canvas | null;
+  request: string;
+  base: string | null;
+  common: WriteCommon;
+}
+
+const KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function anchorText(a: Anchor): string {
+  return 'into' in a ? `into ${a.into}` : `after ${a.after}`;
+}
+
+/** A stable hash of a write request, recorded as `Canvas-Request` for idempotency. */
+export function requestHash(ledger: string, spec: EditSpec, common: WriteCommon): string {
+  const parts: Record<string, unknown> = { ledger, op: spec.op, why: common.why, base: common.base ?? null, require: common.require ?? null };
+  if ('node' in spec) parts.node = spec.node;
+  if ('anchor' in spec) parts.anchor = anchorText(spec.anchor);
+  if ('payload' in spec) parts.payload = serializeNode(spec.payload, { payload: true });
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+}
+
+function rejected(e: CanvasError): Rejected {
+  const out: Rejected = { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
+  if (Object.keys(e.data).length > 0) out.data = e.data;
+  return out;
+}
+
+/** Turn a commit into the record edits and diffs report. */
+export function editRecord(c: CanvasCommit): EditRecord {
+  return {
+    commit: c.sha,
+    op: c.op ?? '',
+    node: c.node ?? null,
+    author: c.trailers['Canvas-Author'] ?? c.authorName,
+    reason: c.reason,
+    date: new Date(c.time * 1000).toISOString(),
+  };
+}
+
+const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
+
+/**
+ * Clear what a crash inside the critical section can leave (design section 4): stale ref lock
+ * files (only ever cleared while holding the repository lock), and a canvas ref left one step
+ * behind or ahead of main by a ref transaction that was cut short.
+ */
+async function recover(ctx: EditContext): Promise<void> {
+  const gitDir = join(ctx.ws.repo, '.git');
+  for (const p of ['refs/heads/main.lock', `refs/canvas/${ctx.ledger}.lock`, 'packed-refs.lock', 'HEAD.lock']) {
+    const full = join(gitDir, p);
+    if (existsSync(full)) unlinkSync(full);
+  }
+  if (!ctx.main) return;
+  const head = await ctx.reader.commit(ctx.main);
+  if (head?.ledger && head.ledger !== ctx.ledger) {
+    const lock = join(gitDir, `refs/canvas/${head.ledger}.lock`);
+    if (existsSync(lock)) unlinkSync(lock);
+  }
+  if (head?.ledger) {
+    const ref = await ctx.reader.revision(head.ledger);
+    const previous = head.trailers['Canvas-Previous'] ?? null;
+    if (ref !== head.sha && (ref === previous || (ref === null && head.op === 'create'))) {
+      await runGit(ctx.ws.repo, ['update-ref', `refs/canvas/${head.ledger}`, head.sha, ref ?? '0'.repeat(40)]);
+      if (head.ledger === ctx.ledger) ctx.revision = head.sha;
+    }
+  }
+  if (ctx.revision && ctx.revision !== ctx.main) {
+    const rc = await ctx.reader.commit(ctx.revision);
+    if (rc && rc.parents[0] === ctx.main) {
+      const previous = rc.trailers['Canvas-Previous'] ?? null;
+      await runGit(ctx.ws.repo, ['update-ref', `refs/canvas/${ctx.ledger}`, previous ?? '0'.repeat(40), ctx.revision]);
+      ctx.revision = previous;
+    }
+  }
+}
+
+/** Refuse a working file edited outside the tool; accept one lagging one revision behind. */
+async function checkWorkingFile(ctx: EditContext, current: Buffer | null): Promise<void> {
+  const path = `${ctx.ledger}.xml`;
+  const file = readWorkingFile(ctx.ws.repo, path);
+  if (file === null) return;
+  if (current && file.equals(current)) return;
+  if (!current && ctx.revision === null) {
+    throw new CanvasError(
+      'DIRTY_WORKTREE',
+      `${join(ctx.ws.repo, path)} exists but no canvas ${ctx.ledger} was ever created; it was written outside the tool`,
+      `move the file away (it is left as it is), then run canvas create ${ctx.ledger}`,
+      { file: join(ctx.ws.repo, path) },
+    );
+  }
+  const rev = ctx.revision ? await ctx.reader.commit(ctx.revision) : null;
+  const previous = rev?.trailers['Canvas-Previous'];
+  const before = previous ? await ctx.reader.file(previous, path) : null;
+  if (before && file.equals(before)) return;
+  throw new CanvasError(
+    'DIRTY_WORKTREE',
+    `${join(ctx.ws.repo, path)} was edited outside the tool: it matches neither revision ${(ctx.revision ?? '').slice(0, 12)} nor the one before; it is left as it is`,
+    `save your change elsewhere, restore the file with \`git -C ${ctx.ws.repo} show refs/canvas/${ctx.ledger}:${path} > ${path}\`, then make the change with canvas replace/insert`,
+    { file: join(ctx.ws.repo, path) },
+  );
+}
+
+/** The nodes a write checks against its base (design section 5). */
+function checkedNodes(spec: EditSpec): string[] {
+  const anchorId = (a: Anchor) => ('into' in a ? (a.into === 'root' ? null : a.into) : a.after);
+  switch (spec.op) {
+    case 'insert':
+      return [anchorId(spec.anchor)].filter((x): x is string => x !== null);
+    case 'replace':
+    case 'remove':
+      return [spec.node];
+    case 'move':
+      return [spec.node, anchorId(spec.anchor)].filter((x): x is string => x !== null);
+    default:
+      return [];
+  }
+}
+
+/** Diff entries for some nodes between the base document and the current one, with commits. */
+async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCommit[], only: (id: string) => boolean): Promise<DiffEntry[]> {
+  const byNode = new Map<string, CanvasCommit[]>();
+  for (const c of commits) {
+    if (!c.node || !DOC_OPS.has(c.op ?? '') || !only(c.node)) continue;
+    const list = byNode.get(c.node) ?? [];
+    list.push(c);
+    byNode.set(c.node, list);
+  }
+  if (byNode.size === 0) return [];
+  const baseBytes = await ctx.reader.file(baseSha, `${ctx.ledger}.xml`);
+  const baseDoc = baseBytes ? parseCanvas(baseBytes.toString('utf8')) : null;
+  const changes = diffCanvases(baseDoc, ctx.canvas);
+  const out: DiffEntry[] = [];
+  for (const ch of changes) {
+    const cs = byNode.get(ch.node);
+    if (cs) out.push({ ...ch, commits: cs.map(editRecord) });
+  }
+  for (const [node, cs] of byNode) {
+    if (!out.some((e) => e.node === node)) {
+      out.push({ node, change: 'replaced', before: null, after: null, commits: cs.map(editRecord) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Apply one write through the store's single write path (design sections 4-6). Validates the
+ * reason, author, ledger id and base before anything is touched; under the repository lock it
+ * repairs crash leftovers, checks the role, replays an idempotency key, refuses a working file
+ * edited outside the tool, checks staleness, applies the edit, runs the one-node guard, commits
+ * with the store's trailers and moves `main` and `refs/canvas/<ledger>` together.
+ *
+ * @param ws - the workspace
+ * @param spec - the edit
+ * @param common - ledger, reason, author, base, require, idempotency key
+ * @param hooks - extensions used by proposals and approvals
+ * @returns exactly one outcome: applied, proposed, conflict or rejected
+ * @throws CanvasError `NO_ROLE` (exit 5) and internal errors (`GIT_FAILED`, `LOCK_TIMEOUT`,
+ *   `REF_MOVED`); every other refusal is a `rejected` outcome
+ */
+export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
+  try {
+    const ledger = checkLedgerId(common.ledger);
+    const why = checkReason(common.why);
+    const author = parseAuthor(common.author);
+    if (common.idempotencyKey !== undefined && !KEY.test(common.idempotencyKey)) {
+      throw new CanvasError('USAGE', `idempotency key "${common.idempotencyKey}" must match ^[A-Za-z0-9._:-]{1,128}$`, 'use a short token such as a UUID');
+    }
+    const needsBase = input.op !== 'create' && input.op !== 'freeze';
+    const base = common.base ?? common.require;
+    if (needsBase && base === undefined) {
+      throw new CanvasError(
+        'BASE_REQUIRED',
+        `${input.op} needs --base <sha>: the revision you decided against`,
+        `run \`canvas read ${ledger}\` first and pass its Canvas-Base: sha as --base`,
+      );
+    }
+    const spec = toSpec(input);
+    if ('payload' in spec) await checkFigures(spec.payload);
+    const request = requestHash(ledger, spec, common);
+    if (spec.op === 'create') await ensureRepo(ws);
+    else if (!existsSync(join(ws.repo, '.git'))) {
+      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it first: canvas create ${ledger} --why "..."`, {
+        ledger,
+      });
+    }
+    return await withRepoLock(join(ws.repo, '.git'), async () => {
+      const reader = new RepoReader(ws);
+      try {
+        const ctx: EditContext = {
+          ws,
+          reader,
+          ledger,
+          author,
+          why,
+          spec,
+          main: await reader.main(),
+          revision: await reader.revision(ledger),
+          facts: null,
+          canvas: null,
+          request,
+          base: null,
+          common,
+        };
+        await recover(ctx);
+        return await underLock(ctx, hooks, base);
+      } finally {
+        reader.close();
+      }
+    });
+  } catch (e) {
+    if (e instanceof CanvasError && e.kind === 'rejected') return rejected(e);
+    throw e;
+  }
+}
+
+function toSpec(input: EditInput): EditSpec {
+  if (!('payload' in input)) return input;
+  const p = input.payload;
+  const payload = 'type' in p ? p : payloadFromInput(p);
+  return { ...input, payload } as EditSpec;
+}
+
+async function underLock(ctx: EditContext, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
+  const { reader, ledger, spec } = ctx;
+  if (spec.op === 'create') {
+    if (ctx.revision) {
+      throw new CanvasError('CANVAS_EXISTS', `canvas ${ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${ledger}`, {
+        ledger,
+      });
+    }
+  } else if (!ctx.revision) {
+    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ctx.ws.root}`, `create it first: canvas create ${ledger} --why "..."`, {
+      ledger,
+    });
+  }
+  const current = ctx.revision ? await reader.file(ctx.revision, `${ledger}.xml`) : null;
+  if (ctx.revision) {
+    ctx.facts = await canvasFacts(reader, ledger, ctx.revision, true);
+    if (!current) throw new CanvasError('INTERNAL', `canvas ${ledger} has no ${ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
+    ctx.canvas = parseCanvas(current.toString('utf8'), ledger);
+  }
+  // Roles (design section 6): the creator is owner; no default role.
+  if (spec.op !== 'create' && !hooks.roleChecked) {
+    const role = await roleFor(ctx, ctx.author.who);
+    if (role === null) throw noRole(ctx, 'editor');
+    if (role === 'viewer' || role === 'commenter') {
+      if (hooks.belowEditor) return hooks.belowEditor(ctx, role);
+      throw new CanvasError(
+        'ROLE_TOO_LOW',
+        `${ctx.author.who} is ${role} on canvas ${ledger}; writing needs editor or owner`,
+        `ask an owner of ${ledger} to run: canvas grant ${ledger} ${ctx.author.who} editor --why "..."`,
+        { who: ctx.author.who, role },
+      );
+    }
+  }
+  // Idempotency (design section 6): same key and request replays, another request is refused.
+  if (ctx.common.idempotencyKey !== undefined && ctx.facts) {
+    const seen = ctx.facts.keys[`${ctx.author.who} ${ctx.common.idempotencyKey}`];
+    if (seen) {
+      if (seen.request !== ctx.request) {
+        throw new CanvasError(
+          'IDEMPOTENCY_MISMATCH',
+          `idempotency key ${ctx.common.idempotencyKey} was used by ${ctx.author.who} for another request (commit ${seen.commit.slice(0, 12)})`,
+          'use a new key for a new request',
+          { key: ctx.common.idempotencyKey, commit: seen.commit },
+        );
+      }
+      if (seen.proposal && seen.op === 'propose') {
+        return { outcome: 'proposed', proposalId: seen.proposal, revision: seen.commit, replayed: true };
+      }
+      return { outcome: 'applied', revision: seen.commit, node: seen.node, diff: [], replayed: true };
+    }
+  }
+  await checkWorkingFile(ctx, current);
+  // Staleness (design section 5).
+  let since: CanvasCommit[] = [];
+  let baseSha: string | null = null;
+  if (base !== undefined && ctx.main) {
+    baseSha = await resolveBase(reader, base);
+    ctx.base = baseSha;
+    since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main)).filter((c) => c.ledger === ledger);
+    if (ctx.common.require !== undefined) {
+      const req = await resolveBase(reader, ctx.common.require, '--require');
+      const changed = (req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require')).filter((c) => c.ledger === ledger)).filter(
+        (c) => DOC_OPS.has(c.op ?? ''),
+      );
+      if (changed.length > 0) {
+        const conflict: Conflict = {
+          outcome: 'conflict',
+          code: 'REQUIRE_CHANGED',
+          node: 'node' in spec ? spec.node : null,
+          expectedRevision: req,
+          currentRevision: ctx.revision!,
+          diff: await diffEntries(ctx, req, changed, () => true),
+        };
+        return conflict;
+      }
+    }
+    const touched = new Set(since.filter((c) => DOC_OPS.has(c.op ?? '') && c.node).map((c) => c.node!));
+    const present = ctx.canvas ? indexNodes(ctx.canvas) : new Map();
+    for (const id of checkedNodes(spec)) {
+      if (touched.has(id)) {
+        return {
+          outcome: 'conflict',
+          code: 'STALE_BASE',
+          node: id,
+          expectedRevision: baseSha,
+          currentRevision: ctx.revision!,
+          diff: await diffEntries(ctx, baseSha, since, (n) => n === id),
+        };
+      }
+      if (!present.has(id)) {
+        throw new CanvasError('NODE_NOT_FOUND', `${id} is not a node of canvas ${ledger}`, `run \`canvas read ${ledger}\` to see the node ids`, {
+          node: id,
+          ledger,
+        });
+      }
+    }
+  }
+  // The edit.
+  let next: Canvas;
+  let node: CanvasNode | null = null;
+  let named: string | null = null;
+  const trailers: Partial<Record<TrailerKey, string>> = {};
+  switch (spec.op) {
+    case 'create':
+      next = { ledger, schema: '2', children: [] };
+      break;
+    case 'freeze':
+      next = ctx.canvas!;
+      break;
+    case 'insert': {
+      const existing = indexNodes(ctx.canvas!);
+      const ids = new Set(ctx.facts!.ids);
+      const id = mintId(ledger, ctx.revision!, serializeNode(spec.payload, { payload: true }), (x) => ids.has(x) || existing.has(x));
+      ({ canvas: next, node } = editTree(ctx.canvas!, { op: 'insert', id, payload: spec.payload, anchor: spec.anchor }));
+      named = id;
+      break;
+    }
+    case 'replace':
+      ({ canvas: next, node } = editTree(ctx.canvas!, { op: 'replace', node: spec.node, payload: spec.payload }));
+      named = spec.node;
+      break;
+    case 'remove':
+      ({ canvas: next } = editTree(ctx.canvas!, { op: 'remove', node: spec.node }));
+      named = spec.node;
+      break;
+    case 'move': {
+      const before = indexNodes(ctx.canvas!).get(spec.node);
+      ({ canvas: next, node } = editTree(ctx.canvas!, { op: 'move', node: spec.node, anchor: spec.anchor }));
+      named = spec.node;
+      trailers['Canvas-From'] = before?.parent ?? 'root';
+      trailers['Canvas-To'] = indexNodes(next).get(spec.node)?.parent ?? 'root';
+      break;
+    }
+  }
+  void node;
+  const diff = baseSha ? await diffEntries(ctx, baseSha, since, (n) => n !== named) : [];
+  const revision = await commitDocument(ctx, next, spec.op, named, { ...trailers, ...hooks.extraTrailers }, hooks.extraFiles ?? {});
+  const applied: Applied = { outcome: 'applied', revision, node: named, diff };
+  return applied;
+}
+
+async function roleFor(ctx: EditContext, who: string): Promise<Role | null> {
+  const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
+  const grants = bytes ? ((JSON.parse(bytes.toString('utf8')) as { grants: Grants }).grants ?? null) : null;
+  return roleOf(grants, ctx.facts!.creator, who);
+}
+
+/** The error for a `who` holding no role on a canvas (exit 5). */
+export function noRole(ctx: { ledger: string; author: Author; facts: CanvasFacts | null }, needed: Role): CanvasError {
+  return new CanvasError(
+    'NO_ROLE',
+    `${ctx.author.who} has no role on canvas ${ctx.ledger}; this needs ${needed} (there is no default role)`,
+    `ask an owner of ${ctx.ledger} (see \`canvas access ${ctx.ledger}\`; the creator is ${ctx.facts?.creator || 'unknown'}) to run: canvas grant ${ctx.ledger} ${ctx.author.who} ${needed} --why "..."`,
+    { who: ctx.author.who, ledger: ctx.ledger, needed },
+  );
+}
+
+/**
+ * The one private function that takes a whole document: it writes `next` as the canvas's new
+ * revision, and it is guarded anyway (design section 4, spec "Edits"): the one-node guard runs
+ * against the current revision before any object is written.
+ *
+ * @returns the new revision's full sha
+ */
+export async function commitDocument(
+  ctx: EditContext,
+  next: Canvas,
+  op: CanvasOp,
+  node: string | null,
+  trailers: Partial<Record<TrailerKey, string>>,
+  extraFiles: Record<string, string>,
+): Promise<string> {
+  const { ws, reader, ledger } = ctx;
+  const guardOp = op === 'approve' || op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
+  const xml = serializeCanvas(next);
+  const reparsed = parseCanvas(xml, ledger);
+  guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
+  const files: Record<string, string> = { ...extraFiles };
+  if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
+  const changes = new Map<string, string>();
+  for (const [path, content] of Object.entries(files)) {
+    const { stdout } = await runGit(ws.repo, ['hash-object', '-w', '--stdin'], { input: content });
+    changes.set(path, stdout.trim());
+  }
+  const baseTree = ctx.main ? (await reader.commit(ctx.main))!.tree : null;
+  const tree = changes.size === 0 && baseTree ? baseTree : await writeTree(ws.repo, reader, baseTree, changes);
+  const all: Partial<Record<TrailerKey, string>> = {
+    'Canvas-Op': op,
+    'Canvas-Ledger': ledger,
+    'Canvas-Author': ctx.author.text,
+    ...trailers,
+  };
+  if (node !== null && all['Canvas-Proposal-Node'] === undefined) all['Canvas-Node'] = node;
+  if (ctx.base && DOC_OPS.has(op)) all['Canvas-Base'] = ctx.base;
+  if (ctx.revision) all['Canvas-Previous'] = ctx.revision;
+  if (ctx.common.idempotencyKey !== undefined) {
+    all['Canvas-Idempotency-Key'] = ctx.common.idempotencyKey;
+    all['Canvas-Request'] = ctx.request;
+  }
+  const message = formatCommitMessage(op, node, ctx.why, all);
+  const email = ctx.author.who.includes('@') ? ctx.author.who : '';
+  const args = ['commit-tree', tree, ...(ctx.main ? ['-p', ctx.main] : []), '-F', '-'];
+  const { stdout } = await runGit(ws.repo, args, {
+    input: message,
+    env: {
+      GIT_AUTHOR_NAME: ctx.author.text,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: 'canvas',
+      GIT_COMMITTER_EMAIL: '',
+    },
+  });
+  const sha = stdout.trim();
+  const zero = '0'.repeat(40);
+  const tx = `start\nupdate refs/heads/main ${sha} ${ctx.main ?? zero}\nupdate refs/canvas/${ledger} ${sha} ${ctx.revision ?? zero}\nprepare\ncommit\n`;
+  const result = await runGit(ws.repo, ['update-ref', '--stdin'], { input: tx, allowFail: true });
+  if (result.code !== 0) {
+    throw new CanvasError(
+      'REF_MOVED',
+      `main or refs/canvas/${ledger} moved while the repository lock was held: ${result.stderr.trim()}`,
+      'something outside the tool writes to this repository; run `canvas verify`',
+    );
+  }
+  // The working files follow the commit; the canvas file is always rewritten, which also
+  // repairs one left lagging by a crash.
+  for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) writeWorkingFile(ws.repo, path, content);
+  const facts = ctx.facts ?? { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+  foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
+  saveFacts(reader, ledger, facts);
+  if (sha.startsWith('00')) {
+    await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true });
+  }
+  return sha;
+}

@@ -1,0 +1,123 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CanvasCommit } from './canvas-commit.js';
+import type { RepoReader } from './repo-reader.js';
+
+/** An idempotency record: what a key (scoped to the canvas and the who) first did. */
+export interface KeyRecord {
+  request: string;
+  commit: string;
+  op: string;
+  node: string | null;
+  proposal: string | null;
+}
+
+/** A node's moves: where it was first moved from, and the latest move into each parent. */
+export interface MoveFacts {
+  /** The parent the node had at insert (the `Canvas-From` of its first move). */
+  insertedIn: string;
+  /** For each parent, the latest move into it. */
+  into: Record<string, { commit: string; reason: string }>;
+}
+
+/**
+ * Facts derived from a canvas's chain of commits, folded oldest first. They are a cache keyed by
+ * revision (in `.git/canvas-cache/`): always recomputed from the chain when the revision moved,
+ * never an authority.
+ */
+export interface CanvasFacts {
+  revision: string;
+  /** The `who` of the create commit: the canvas's first owner. */
+  creator: string;
+  /** Every node id any commit of this canvas ever named (minting never reuses one). */
+  ids: string[];
+  /** Idempotency keys by `<who> <key>`. */
+  keys: Record<string, KeyRecord>;
+  /** The latest freeze. */
+  frozen: { commit: string; reason: string; author: string } | null;
+  /** Per node, its moves (for crossings). */
+  moves: Record<string, MoveFacts>;
+  /** Number of commits in the chain. */
+  commits: number;
+}
+
+function whoOf(author: string | undefined): string {
+  return (author ?? '').split('|')[0]!.trim();
+}
+
+/** Fold one commit (oldest first) into the facts. */
+export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
+  f.revision = c.sha;
+  f.commits += 1;
+  const t = c.trailers;
+  if (c.op === 'create') f.creator = whoOf(t['Canvas-Author']);
+  const node = t['Canvas-Node'];
+  if (node !== undefined && !f.ids.includes(node)) f.ids.push(node);
+  const key = t['Canvas-Idempotency-Key'];
+  if (key !== undefined) {
+    const who = whoOf(t['Canvas-Proposed-By'] && c.op === 'propose' ? t['Canvas-Proposed-By'] : t['Canvas-Author']);
+    f.keys[`${who} ${key}`] = {
+      request: t['Canvas-Request'] ?? '',
+      commit: c.sha,
+      op: c.op ?? '',
+      node: node ?? null,
+      proposal: t['Canvas-Proposal'] ?? null,
+    };
+  }
+  if (c.op === 'freeze') f.frozen = { commit: c.sha, reason: c.reason, author: t['Canvas-Author'] ?? '' };
+  if (c.op === 'move' && node !== undefined) {
+    const from = t['Canvas-From'] ?? 'root';
+    const to = t['Canvas-To'] ?? 'root';
+    const m = f.moves[node] ?? { insertedIn: from, into: {} };
+    m.into[to] = { commit: c.sha, reason: c.reason };
+    f.moves[node] = m;
+  }
+}
+
+function cachePath(reader: RepoReader, ledger: string): string {
+  return join(reader.ws.repo, '.git', 'canvas-cache', `${ledger}.json`);
+}
+
+/**
+ * The facts of a canvas at a revision: read from the cache when it is at that revision or an
+ * ancestor in the chain (then only the newer commits are folded), else from the whole chain.
+ *
+ * @param reader - the repository reader
+ * @param ledger - the ledger id
+ * @param revision - the canvas's revision
+ * @param save - write the result back to the cache (only under the repository lock)
+ */
+export async function canvasFacts(reader: RepoReader, ledger: string, revision: string, save = false): Promise<CanvasFacts> {
+  let cached: CanvasFacts | null = null;
+  const path = cachePath(reader, ledger);
+  try {
+    cached = JSON.parse(readFileSync(path, 'utf8')) as CanvasFacts;
+  } catch {
+    cached = null;
+  }
+  if (cached && cached.revision === revision) return cached;
+  const newer: CanvasCommit[] = [];
+  let reached = false;
+  for await (const c of reader.chain(revision)) {
+    if (cached && c.sha === cached.revision) {
+      reached = true;
+      break;
+    }
+    newer.push(c);
+  }
+  const facts: CanvasFacts =
+    reached && cached ? cached : { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+  for (let i = newer.length - 1; i >= 0; i -= 1) foldCommit(facts, newer[i]!);
+  if (save) saveFacts(reader, ledger, facts);
+  return facts;
+}
+
+/** Write facts to the cache atomically. */
+export function saveFacts(reader: RepoReader, ledger: string, facts: CanvasFacts): void {
+  const path = cachePath(reader, ledger);
+  const dir = join(reader.ws.repo, '.git', 'canvas-cache');
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(facts));
+  renameSync(tmp, path);
+}

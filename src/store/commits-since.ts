@@ -1,0 +1,61 @@
+import { CanvasError } from '../model/canvas-error.js';
+import { type CanvasCommit, parseCommit } from './canvas-commit.js';
+import { runGit } from './git.js';
+import type { RepoReader } from './repo-reader.js';
+
+/**
+ * Resolve a caller's base (7 to 40 hex characters) to a full commit sha.
+ *
+ * @throws CanvasError `UNKNOWN_BASE` when it is malformed, ambiguous or not a commit
+ */
+export async function resolveBase(reader: RepoReader, base: string, flag = '--base'): Promise<string> {
+  if (!/^[0-9a-f]{7,40}$/.test(base)) {
+    throw new CanvasError('UNKNOWN_BASE', `${flag} ${base} is not a commit sha (7 to 40 hex characters)`, 'pass the sha from the Canvas-Base: line of `canvas read`', {
+      base,
+    });
+  }
+  const found = await reader.resolve(`${base}^{commit}`);
+  if (!found) {
+    throw new CanvasError(
+      'UNKNOWN_BASE',
+      `${flag} ${base} is not a commit of this workspace (unknown or ambiguous)`,
+      'run `canvas read <ledger>` and pass its Canvas-Base: sha',
+      { base },
+    );
+  }
+  return found.sha;
+}
+
+/**
+ * The commits on main after `base`, oldest first, checking that base is an ancestor of main
+ * (main is linear: every store commit has one parent). The walk is bounded by how stale the base
+ * is, not by the size of the repository.
+ *
+ * @param repo - the repository
+ * @param base - a full sha
+ * @param main - main's full sha
+ * @returns the commits after base
+ * @throws CanvasError `BASE_NOT_ANCESTOR`
+ */
+export async function commitsSince(repo: string, base: string, main: string, flag = '--base'): Promise<CanvasCommit[]> {
+  if (base === main) return [];
+  const { stdout } = await runGit(repo, ['log', '--format=%H%x00%P%x00%an%x00%at%x00%B%x1e', `${base}..${main}`]);
+  const out: CanvasCommit[] = [];
+  for (const record of stdout.split('\x1e')) {
+    const r = record.replace(/^\n/, '');
+    if (r === '') continue;
+    const [sha, parents, name, time, ...rest] = r.split('\x00');
+    const raw = `tree -\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${rest.join('\x00')}`;
+    out.push(parseCommit(sha!, raw));
+  }
+  const oldest = out[out.length - 1];
+  if (!oldest || oldest.parents[0] !== base) {
+    throw new CanvasError(
+      'BASE_NOT_ANCESTOR',
+      `${flag} ${base.slice(0, 12)} is not an ancestor of main`,
+      'read the canvas again (`canvas read <ledger>`) and write against its Canvas-Base: sha',
+      { base },
+    );
+  }
+  return out.reverse();
+}

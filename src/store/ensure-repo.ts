@@ -1,0 +1,36 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGit } from './git.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * Create the workspace's repository on first use (design section 1): `state/canvas` with branch
+ * `main`, no hooks, no template. Initialised in a private directory and renamed into place, so two
+ * first writers racing never see a half-made repository.
+ *
+ * @param ws - the workspace
+ * @throws CanvasError `GIT_FAILED` when git cannot initialise
+ */
+export async function ensureRepo(ws: Workspace): Promise<void> {
+  const gitDir = join(ws.repo, '.git');
+  if (existsSync(gitDir)) return;
+  mkdirSync(ws.repo, { recursive: true });
+  const tmp = join(ws.repo, `.canvas-init-${process.pid}-${Date.now()}`);
+  mkdirSync(tmp);
+  try {
+    await runGit(tmp, ['init', '-q', '-b', 'main', '--template=', '.']);
+    const set = (k: string, v: string) => runGit(tmp, ['config', k, v]);
+    await set('core.autocrlf', 'false');
+    await set('core.quotePath', 'false');
+    await set('gc.autoDetach', 'false');
+    await set('commit.gpgSign', 'false');
+    mkdirSync(join(tmp, '.git', 'refs', 'canvas'), { recursive: true });
+    try {
+      renameSync(join(tmp, '.git'), gitDir);
+    } catch (e) {
+      if (!existsSync(gitDir)) throw e;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,91 @@
+import { spawn } from 'node:child_process';
+import { CanvasError } from '../model/canvas-error.js';
+
+/** The result of one git process. */
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  code: number;
+}
+
+/** Options of {@link runGit}. */
+export interface GitOptions {
+  /** Bytes for standard input. */
+  input?: string | Buffer;
+  /** Variables added to the store's git environment (author identity, index file). */
+  env?: Record<string, string>;
+  /** Return a non-zero exit instead of throwing `GIT_FAILED`. */
+  allowFail?: boolean;
+}
+
+/**
+ * The store's git environment (design section 4): every `GIT_*` variable of the caller is
+ * cleared except the two dates (kept for tests), global and system config are ignored, and
+ * messages are in the C locale.
+ */
+export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('GIT_') && k !== 'GIT_AUTHOR_DATE' && k !== 'GIT_COMMITTER_DATE') continue;
+    env[k] = v;
+  }
+  env.GIT_CONFIG_NOSYSTEM = '1';
+  env.GIT_CONFIG_GLOBAL = '/dev/null';
+  env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_OPTIONAL_LOCKS = '0';
+  env.LC_ALL = 'C';
+  return { ...env, ...extra };
+}
+
+/** Configuration every git call gets: hooks and signing off, no line-end conversion. */
+export function gitConfigArgs(repo: string): string[] {
+  return [
+    '-c', 'core.hooksPath=/dev/null',
+    '-c', 'commit.gpgSign=false',
+    '-c', 'core.autocrlf=false',
+    '-c', 'core.fsmonitor=false',
+    '-c', 'gc.autoDetach=false',
+    '-c', `safe.directory=${repo}`,
+  ];
+}
+
+/**
+ * Run one git command in a repository with the store's environment.
+ *
+ * @param repo - the repository's work tree (state/canvas)
+ * @param args - git arguments, for example `['update-ref', '--stdin']`
+ * @param options - input, extra environment, allowFail
+ * @returns stdout, stderr and the exit code
+ * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start
+ */
+export function runGit(repo: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...gitConfigArgs(repo), ...args], {
+      cwd: repo,
+      env: gitEnvironment(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => {
+      reject(new CanvasError('GIT_FAILED', `could not run git: ${e.message}`, 'install git and put it on PATH', { args }));
+    });
+    child.on('close', (code) => {
+      const result = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? 1 };
+      if (result.code !== 0 && !options.allowFail) {
+        reject(
+          new CanvasError('GIT_FAILED', `git ${args[0]} failed: ${result.stderr.trim() || `exit ${result.code}`}`, 'run `canvas verify` to check the repository', {
+            args,
+            code: result.code,
+          }),
+        );
+        return;
+      }
+      resolve(result);
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+  });
+}

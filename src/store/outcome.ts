@@ -1,0 +1,64 @@
+import type { ErrorCode } from '../model/canvas-error.js';
+import type { NodeChange } from '../model/diff-canvases.js';
+
+/** One commit of a canvas, as edits and diffs report it. */
+export interface EditRecord {
+  /** The full sha. */
+  commit: string;
+  op: string;
+  node: string | null;
+  author: string;
+  reason: string;
+  /** Author time, ISO 8601 UTC. */
+  date: string;
+}
+
+/** One node's change since a base, with the commits that made it (docs/diff.md). */
+export interface DiffEntry extends NodeChange {
+  commits: EditRecord[];
+}
+
+/** The write went through. `node` is the id written (so a caller learns a minted id). */
+export interface Applied {
+  outcome: 'applied';
+  revision: string;
+  node: string | null;
+  /** Everything else that changed in this canvas since the declared base. */
+  diff: DiffEntry[];
+  /** True when an idempotency key replayed an earlier write: nothing new was written. */
+  replayed?: boolean;
+  /** For `open`: the ids of the problem and expected-value nodes. */
+  nodes?: string[];
+}
+
+/** A commenter's write, stored as a proposal. */
+export interface Proposed {
+  outcome: 'proposed';
+  proposalId: string;
+  revision: string;
+  replayed?: boolean;
+}
+
+/** The base is stale for a checked node (or `--require` saw a change): nothing applied. */
+export interface Conflict {
+  outcome: 'conflict';
+  code: 'STALE_BASE' | 'REQUIRE_CHANGED';
+  /** The node whose change made this a conflict, when there is one. */
+  node: string | null;
+  expectedRevision: string;
+  currentRevision: string;
+  /** The checked node's diff since base (for --require: everything since). */
+  diff: DiffEntry[];
+}
+
+/** Refused: the request itself was wrong (reason, payload, schema, role, ...). */
+export interface Rejected {
+  outcome: 'rejected';
+  code: ErrorCode;
+  reason: string;
+  hint: string;
+  data?: Record<string, unknown>;
+}
+
+/** Every write returns exactly one of these four (design section 6, spec/001). */
+export type Outcome = Applied | Proposed | Conflict | Rejected;

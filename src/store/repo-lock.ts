@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CanvasError } from '../model/canvas-error.js';
+
+interface LockContent {
+  pid: number;
+  start: string;
+  nonce: string;
+}
+
+/** The start time of a process (clock ticks since boot, from /proc), or '' where unknown. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[19] ?? '';
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    try {
+      process.kill(pid, 0);
+      return '';
+    } catch {
+      return null;
+    }
+  }
+}
+
+const SELF: LockContent = { pid: process.pid, start: startTimeOf(process.pid) ?? '', nonce: '' };
+
+function alive(content: LockContent): boolean {
+  const start = startTimeOf(content.pid);
+  if (start === null) return false;
+  return content.start === '' || start === '' || start === content.start;
+}
+
+function readLock(path: string): LockContent | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockContent;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    return { pid: -1, start: '', nonce: 'unreadable' };
+  }
+}
+
+/** Create `path` atomically with complete content (link of a private file); false if it exists. */
+function tryCreate(path: string, content: LockContent): boolean {
+  const tmp = `${path}.${process.pid}.${content.nonce}`;
+  writeFileSync(tmp, JSON.stringify(content));
+  try {
+    linkSync(tmp, path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  } finally {
+    unlinkSync(tmp);
+  }
+}
+
+function removeIfSame(path: string, seen: LockContent): void {
+  const now = readLock(path);
+  if (now && now.nonce === seen.nonce && now.pid === seen.pid) {
+    try {
+      unlinkSync(path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Break a lock whose process is gone, under a second short-lived lock so that two breakers never
+ * remove a lock a live process has just taken.
+ */
+function breakStale(path: string, stale: LockContent): void {
+  const guard = `${path}.break`;
+  const mine: LockContent = { ...SELF, nonce: randomBytes(6).toString('hex') };
+  if (!tryCreate(guard, mine)) {
+    const holder = readLock(guard);
+    if (holder && !alive(holder)) removeIfSame(guard, holder);
+    return;
+  }
+  try {
+    removeIfSame(path, stale);
+  } finally {
+    removeIfSame(guard, mine);
+  }
+}
+
+/**
+ * Hold the repository lock around `fn` (design section 4): a lock file in `.git` with the
+ * holder's pid and start time; a lock whose process is gone is broken. Waits with a growing
+ * back-off up to `timeoutMs`.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param fn - the critical section
+ * @param timeoutMs - how long to wait, in milliseconds (default `CANVAS_LOCK_TIMEOUT_MS` or 60000)
+ * @returns what `fn` returns
+ * @throws CanvasError `LOCK_TIMEOUT` naming the holder
+ */
+export async function withRepoLock<T>(gitDir: string, fn: () => Promise<T>, timeoutMs?: number): Promise<T> {
+  const path = join(gitDir, 'canvas.lock');
+  const mine: LockContent = { ...SELF, nonce: randomBytes(6).toString('hex') };
+  const limit = timeoutMs ?? Number(process.env.CANVAS_LOCK_TIMEOUT_MS ?? 60_000);
+  const started = Date.now();
+  let delay = 1;
+  for (;;) {
+    if (tryCreate(path, mine)) break;
+    const holder = readLock(path);
+    if (holder && !alive(holder)) {
+      breakStale(path, holder);
+      continue;
+    }
+    if (Date.now() - started > limit) {
+      throw new CanvasError(
+        'LOCK_TIMEOUT',
+        `the repository lock ${path} is held by process ${holder?.pid ?? '?'} for more than ${limit} ms`,
+        'wait for that writer to finish; a lock whose process is gone is broken by the next writer',
+        { holder: holder?.pid },
+      );
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 25);
+  }
+  try {
+    return await fn();
+  } finally {
+    removeIfSame(path, mine);
+  }
+}

@@ -1,0 +1,94 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+import { type CanvasCommit, parseCommit } from './canvas-commit.js';
+import { GitBatch } from './git-batch.js';
+import type { Workspace } from './workspace.js';
+
+/**
+ * Reads of one repository through a single `git cat-file --batch` process: refs, commits,
+ * blobs, and a canvas's own chain of commits (each commit's `Canvas-Previous` names the one
+ * before, so a canvas's history is a walk of its chain, never a scan of the repository).
+ */
+export class RepoReader {
+  private batch: GitBatch | null = null;
+  private readonly commits = new Map<string, CanvasCommit>();
+
+  constructor(readonly ws: Workspace) {}
+
+  /** True when the repository exists (the first `canvas create` makes it). */
+  exists(): boolean {
+    return existsSync(join(this.ws.repo, '.git'));
+  }
+
+  private get git(): GitBatch {
+    if (!this.batch) this.batch = new GitBatch(this.ws.repo);
+    return this.batch;
+  }
+
+  /** The raw object at a revision expression, or null. */
+  async object(rev: string): Promise<Buffer | null> {
+    if (!this.exists()) return null;
+    return (await this.git.read(rev))?.content ?? null;
+  }
+
+  /** The full sha and type an expression resolves to, or null. */
+  async resolve(rev: string): Promise<{ sha: string; type: string } | null> {
+    if (!this.exists()) return null;
+    const o = await this.git.read(rev);
+    return o ? { sha: o.sha, type: o.type } : null;
+  }
+
+  /** A commit by sha or expression, parsed and cached, or null. */
+  async commit(rev: string): Promise<CanvasCommit | null> {
+    const cached = this.commits.get(rev);
+    if (cached) return cached;
+    if (!this.exists()) return null;
+    const o = await this.git.read(rev.length === 40 ? rev : `${rev}^{commit}`);
+    if (!o || o.type !== 'commit') return null;
+    const c = parseCommit(o.sha, o.content);
+    this.commits.set(o.sha, c);
+    return c;
+  }
+
+  /** The sha `main` points at, or null before the first commit. */
+  async main(): Promise<string | null> {
+    return (await this.resolve('refs/heads/main'))?.sha ?? null;
+  }
+
+  /** The canvas's revision (`refs/canvas/<ledger>`), or null when there is no such canvas. */
+  async revision(ledger: string): Promise<string | null> {
+    return (await this.resolve(`refs/canvas/${ledger}`))?.sha ?? null;
+  }
+
+  /** A file's bytes at a commit, or null when absent. */
+  async file(commit: string, path: string): Promise<Buffer | null> {
+    const o = this.exists() ? await this.git.read(`${commit}:${path}`) : null;
+    return o && o.type === 'blob' ? o.content : null;
+  }
+
+  /**
+   * Walk a canvas's chain from a revision back to its create, newest first.
+   *
+   * @param from - the revision to start at
+   * @param stop - optional: stop before the commit for which this returns true
+   */
+  async *chain(from: string, stop?: (c: CanvasCommit) => boolean): AsyncGenerator<CanvasCommit> {
+    let sha: string | undefined = from;
+    while (sha) {
+      const c = await this.commit(sha);
+      if (!c) {
+        throw new CanvasError('INTERNAL', `the canvas chain is broken at ${sha}`, 'run `canvas verify`', { commit: sha });
+      }
+      if (stop?.(c)) return;
+      yield c;
+      sha = c.trailers['Canvas-Previous'];
+    }
+  }
+
+  /** Stop the batch process. */
+  close(): void {
+    this.batch?.close();
+    this.batch = null;
+  }
+}

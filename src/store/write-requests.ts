@@ -1,0 +1,54 @@
+import type { PayloadInput } from '../model/payload-from-input.js';
+
+/** What every write takes (design section 4). */
+export interface WriteRequest {
+  /** The ledger id. */
+  ledger: string;
+  /** The reason (`--why`): one plain line saying why. */
+  why: string;
+  /** `who[ | step:S][ | run:R]` or `who | by-hand`. */
+  author: string;
+  /** Scoped to the canvas and the who; a retry returns the original outcome. */
+  idempotencyKey?: string | undefined;
+}
+
+/** What every node edit adds: the revision decided against. */
+export interface EditRequest extends WriteRequest {
+  /** Any commit on main, 7 to 40 hex characters (from `Canvas-Base:`). */
+  base?: string | undefined;
+  /** Strict: refuse if anything in this canvas changed since this sha (implies base). */
+  require?: string | undefined;
+}
+
+/** Where a node goes: exactly one of `after` (next sibling) or `into` (first child of a section or `root`). */
+export interface AnchorRequest {
+  after?: string | undefined;
+  into?: string | undefined;
+}
+
+/** `canvas insert`. */
+export interface InsertRequest extends EditRequest, AnchorRequest {
+  payload: PayloadInput;
+}
+
+/** `canvas replace`. */
+export interface ReplaceRequest extends EditRequest {
+  node: string;
+  payload: PayloadInput;
+}
+
+/** `canvas remove`. */
+export interface RemoveRequest extends EditRequest {
+  node: string;
+}
+
+/** `canvas move`. */
+export interface MoveRequest extends EditRequest, AnchorRequest {
+  node: string;
+}
+
+/** `canvas open`: create plus the problem and the expected value as two text nodes. */
+export interface OpenRequest extends WriteRequest {
+  problem: string;
+  expectedValue: string;
+}

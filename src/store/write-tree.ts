@@ -1,0 +1,71 @@
+import { runGit } from './git.js';
+import type { RepoReader } from './repo-reader.js';
+
+interface TreeEntry {
+  mode: string;
+  type: 'blob' | 'tree' | 'commit';
+  sha: string;
+  name: string;
+}
+
+/** Parse a raw (binary) tree object into entries. */
+export function parseTree(raw: Buffer): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  let i = 0;
+  while (i < raw.length) {
+    const space = raw.indexOf(32, i);
+    const nul = raw.indexOf(0, space);
+    const mode = raw.subarray(i, space).toString('utf8');
+    const name = raw.subarray(space + 1, nul).toString('utf8');
+    const sha = raw.subarray(nul + 1, nul + 21).toString('hex');
+    out.push({ mode, type: mode === '40000' ? 'tree' : mode === '160000' ? 'commit' : 'blob', sha, name });
+    i = nul + 21;
+  }
+  return out;
+}
+
+/**
+ * Write the tree that results from changing some paths of a base tree (`git mktree`, never an
+ * index), recursing into subdirectories such as `access/` and `proposals/<ledger>/`.
+ *
+ * @param repo - the repository
+ * @param reader - reads the base tree objects
+ * @param base - the base tree sha, or null for an empty tree
+ * @param changes - path to new blob sha, or null to delete the path
+ * @returns the new tree's sha
+ */
+export async function writeTree(
+  repo: string,
+  reader: RepoReader,
+  base: string | null,
+  changes: ReadonlyMap<string, string | null>,
+): Promise<string> {
+  const entries = new Map<string, TreeEntry>();
+  if (base) {
+    const raw = await reader.object(base);
+    for (const e of raw ? parseTree(raw) : []) entries.set(e.name, e);
+  }
+  const nested = new Map<string, Map<string, string | null>>();
+  for (const [path, sha] of changes) {
+    const slash = path.indexOf('/');
+    if (slash < 0) {
+      if (sha === null) entries.delete(path);
+      else entries.set(path, { mode: '100644', type: 'blob', sha, name: path });
+    } else {
+      const dir = path.slice(0, slash);
+      const sub = nested.get(dir) ?? new Map<string, string | null>();
+      sub.set(path.slice(slash + 1), sha);
+      nested.set(dir, sub);
+    }
+  }
+  for (const [dir, sub] of nested) {
+    const existing = entries.get(dir);
+    const sha = await writeTree(repo, reader, existing?.type === 'tree' ? existing.sha : null, sub);
+    entries.set(dir, { mode: '040000', type: 'tree', sha, name: dir });
+  }
+  const input = [...entries.values()]
+    .map((e) => `${e.mode === '40000' ? '040000' : e.mode} ${e.type} ${e.sha}\t${e.name}\n`)
+    .join('');
+  const { stdout } = await runGit(repo, ['mktree'], { input });
+  return stdout.trim();
+}
