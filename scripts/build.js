@@ -4,8 +4,13 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-rmSync('dist', { recursive: true, force: true });
-execFileSync('node_modules/.bin/tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+const cliOnly = process.argv.includes('--cli-only');
+if (!cliOnly) {
+  rmSync('dist', { recursive: true, force: true });
+  execFileSync('node_modules/.bin/tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+} else {
+  rmSync('dist/cli', { recursive: true, force: true });
+}
 await build({
   entryPoints: { canvas: 'src/cli/canvas.ts' },
   outdir: 'dist/cli',

@@ -1,0 +1,36 @@
+/**
+ * The public surface of the canvas library. Every export is named here (no `export *`); a test
+ * checks the sorted list, so growing the API is a visible decision.
+ */
+export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
+export { type NodeChange, type NodeState, diffCanvases } from './model/diff-canvases.js';
+export { parseCanvas } from './model/parse-canvas.js';
+export { parsePayload } from './model/parse-payload.js';
+export type { PayloadInput } from './model/payload-from-input.js';
+export { serializeCanvas } from './model/serialize-canvas.js';
+export { serializeNode } from './model/serialize-node.js';
+export type { Crossing, Snapshot, SnapshotEdit } from './model/snapshot.js';
+export type {
+  Canvas,
+  CanvasNode,
+  FigureKind,
+  FigureNode,
+  LinkNode,
+  ListNode,
+  NodePayload,
+  NodeType,
+  QuestionNode,
+  SectionNode,
+  TableNode,
+  TextNode,
+} from './model/types.js';
+export { createCanvas, freezeCanvas, openCanvas } from './store/canvas-lifecycle.js';
+export { canvasLog } from './store/canvas-log.js';
+export { type CanvasRef, listCanvases } from './store/list-canvases.js';
+export { type HistoryEntry, nodeHistory } from './store/node-history.js';
+export { insertNode, moveNode, removeNode, replaceNode } from './store/node-writes.js';
+export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
+export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './store/read-canvas.js';
+export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
+export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
+export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';

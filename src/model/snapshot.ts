@@ -1,0 +1,47 @@
+import type { Canvas } from './types.js';
+
+/** One commit of a canvas, as projections show it. */
+export interface SnapshotEdit {
+  /** Full sha. */
+  commit: string;
+  op: string;
+  node: string | null;
+  author: string;
+  reason: string;
+  /** ISO 8601 UTC. */
+  date: string;
+}
+
+/**
+ * A node that crossed between sections (design section 7): its parent now differs from its parent
+ * at insert. It carries one reason: that of the latest move into its current parent.
+ */
+export interface Crossing {
+  node: string;
+  /** The parent at insert: a section id or `root`. */
+  from: string;
+  /** The parent now. */
+  to: string;
+  /** The latest move into `to`: its full sha and reason. */
+  commit: string;
+  reason: string;
+}
+
+/**
+ * Everything a renderer gets: one read of a canvas at one revision (design section 7).
+ * Renderers are pure functions of a snapshot; none touches git.
+ */
+export interface Snapshot {
+  ledger: string;
+  /** The revision rendered (full sha). */
+  revision: string;
+  canvas: Canvas;
+  /** The latest freeze, if the canvas was ever frozen. */
+  frozen: { commit: string; reason: string; author: string; date: string } | null;
+  /** The canvas's latest commit. */
+  lastEdit: SnapshotEdit | null;
+  /** The latest commits, newest first (up to the number asked for). */
+  recentEdits: SnapshotEdit[];
+  /** Every node that crossed, in document order. */
+  crossings: Crossing[];
+}

@@ -1,0 +1,78 @@
+import { CanvasError } from '../model/canvas-error.js';
+import { checkLedgerId } from '../model/check-ledger-id.js';
+import { indexNodes } from '../model/index-nodes.js';
+import { parseCanvas } from '../model/parse-canvas.js';
+import type { Crossing, Snapshot } from '../model/snapshot.js';
+import { editRecord } from './apply-edit.js';
+import { canvasFacts } from './canvas-facts.js';
+import { resolveBase } from './commits-since.js';
+import { runGit } from './git.js';
+import { RepoReader } from './repo-reader.js';
+import type { Workspace } from './workspace.js';
+
+/** Options of {@link readSnapshot}. */
+export interface SnapshotOptions {
+  ledger: string;
+  /** A commit on main: the canvas as it stood there. */
+  at?: string | undefined;
+  /** How many recent edits to include (default 10). */
+  edits?: number | undefined;
+}
+
+/** The canvas's latest commit at or before a commit on main, or null. */
+async function revisionAt(repo: string, ledger: string, at: string): Promise<string | null> {
+  const pattern = `^Canvas-Ledger: ${ledger.replace(/[.]/g, '\\.')}$`;
+  const { stdout } = await runGit(repo, ['log', '-1', '--format=%H', '-E', `--grep=${pattern}`, at]);
+  return stdout.trim() || null;
+}
+
+/**
+ * Read a snapshot of a canvas for the projections (design section 7): the tree at one revision,
+ * the frozen marker with its reason, the last edit, the recent edits with reasons, and the
+ * crossings. One read; renderers never touch git.
+ *
+ * @param ws - the workspace
+ * @param options - ledger, `at` (a commit on main), `edits` (how many recent edits, default 10)
+ * @param reader - an open reader to reuse (the site build reads many canvases)
+ * @returns the snapshot
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE`
+ */
+export async function readSnapshot(ws: Workspace, options: SnapshotOptions, reader?: RepoReader): Promise<Snapshot> {
+  const ledger = checkLedgerId(options.ledger);
+  const r = reader ?? new RepoReader(ws);
+  try {
+    let revision = await r.revision(ledger);
+    if (revision && options.at !== undefined) {
+      const at = await resolveBase(r, options.at, '--at');
+      revision = await revisionAt(ws.repo, ledger, at);
+    }
+    const bytes = revision ? await r.file(revision, `${ledger}.xml`) : null;
+    if (!revision || !bytes) {
+      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger}${options.at ? ` at ${options.at}` : ''} in ${ws.root}`, `run \`canvas log ${ledger}\``, {
+        ledger,
+      });
+    }
+    const canvas = parseCanvas(bytes.toString('utf8'), ledger);
+    const facts = await canvasFacts(r, ledger, revision);
+    const recentEdits = [];
+    for await (const c of r.chain(revision)) {
+      if (recentEdits.length >= (options.edits ?? 10)) break;
+      recentEdits.push(editRecord(c));
+    }
+    const crossings: Crossing[] = [];
+    for (const [id, e] of indexNodes(canvas)) {
+      const m = facts.moves[id];
+      if (!m || m.insertedIn === e.parent) continue;
+      const last = m.into[e.parent];
+      if (last) crossings.push({ node: id, from: m.insertedIn, to: e.parent, commit: last.commit, reason: last.reason });
+    }
+    let frozen: Snapshot['frozen'] = null;
+    if (facts.frozen) {
+      const fc = await r.commit(facts.frozen.commit);
+      frozen = { ...facts.frozen, date: new Date((fc?.time ?? 0) * 1000).toISOString() };
+    }
+    return { ledger, revision, canvas, frozen, lastEdit: recentEdits[0] ?? null, recentEdits, crossings };
+  } finally {
+    if (!reader) r.close();
+  }
+}
