@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
+import { registerAccessCommands } from './commands/access-commands.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerWriteCommands(program);
   registerReadCommands(program);
   registerVerifyCommand(program);
+  registerAccessCommands(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }
