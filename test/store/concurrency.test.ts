@@ -9,7 +9,7 @@ import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 
 /** Run one writer process; resolve with its outcome lines. */
-export function writer(ws: Workspace, ledger: string, name: string, count: number): Promise<Array<Record<string, unknown>>> {
+function writer(ws: Workspace, ledger: string, name: string, count: number): Promise<Array<Record<string, unknown>>> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/store/fixtures/writer.ts'), ws.root, ledger, name, String(count)], {
       cwd: ROOT,
