@@ -34,3 +34,5 @@ export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './
 export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
+export type { Flattening } from './import/import-plan.js';
