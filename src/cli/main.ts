@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
+import { registerImportCommand } from './commands/import-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { printError } from './output.js';
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   );
   registerWriteCommands(program);
   registerReadCommands(program);
+  registerImportCommand(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }
