@@ -21,7 +21,13 @@ export interface FlatText {
   images: LiftedImage[];
 }
 
-/** A short one-line quotation of some text for a report. */
+/**
+ * Quote some text for a report: whitespace collapsed to one line, cut with `…` past `max`.
+ *
+ * @param text - the words
+ * @param max - the longest quotation, in code points (default 40)
+ * @returns the text in double quotes
+ */
 export function quote(text: string, max = 40): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return `"${[...one].length > max ? `${[...one].slice(0, max).join('')}…` : one}"`;
@@ -38,7 +44,7 @@ const FORMATTING: Readonly<Record<string, string>> = {
 };
 
 /**
- * Flatten inline Markdown (phrasing content) to plain text (docs/import.md, "Inline"): the
+ * Flatten inline Markdown (phrasing content) to plain text (design section 9; docs/import.md, "Inline"): the
  * words of emphasis, strong, strikethrough, inline code and links are kept and the formatting
  * dropped, inline HTML is kept as its raw source, a hard break becomes a line feed. Every
  * flattening is reported with its line.

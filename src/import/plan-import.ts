@@ -321,7 +321,7 @@ const HANDLERS: Partial<Record<RootContent['type'], Handler<never>>> = {
 };
 
 /** Parse Markdown with GFM and YAML front matter (the unified parser; never by hand). */
-export function parseMarkdown(markdown: string): Root {
+function parseMarkdown(markdown: string): Root {
   return fromMarkdown(markdown, {
     extensions: [gfm(), frontmatter(['yaml'])],
     mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(['yaml'])],
