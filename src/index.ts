@@ -40,3 +40,5 @@ export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceReq
 export type { Grants, Role } from './store/role.js';
 export { type VerifyReport, type Violation, verifyWorkspace } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
+export type { Flattening } from './import/import-plan.js';

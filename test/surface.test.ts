@@ -18,6 +18,7 @@ describe('the declared surface', () => {
         "exitCodeFor",
         "freezeCanvas",
         "grantRole",
+        "importMarkdown",
         "insertNode",
         "listCanvases",
         "listProposals",
