@@ -1,0 +1,58 @@
+// The generated workspaces the benchmarks use, full size and quick.
+import type { WorkspaceSpec } from './generate-workspace.js';
+
+/** The workspace of the edit and read benchmarks: a 200-node canvas among 10,000 commits. */
+export function editWorkspace(quick: boolean): WorkspaceSpec {
+  return quick
+    ? { canvases: 10, commits: 1_000, minNodes: 30, maxNodes: 80, bigNodes: 50, bigCommits: 80, seed: 7 }
+    : { canvases: 100, commits: 10_000, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 300, seed: 7 };
+}
+
+/** The workspace of the history benchmark: 100,000 commits over 1,000 canvases. */
+export function historyWorkspace(quick: boolean): WorkspaceSpec {
+  return quick
+    ? { canvases: 20, commits: 2_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 }
+    : { canvases: 1_000, commits: 100_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 };
+}
+
+/** A family of workspaces along one axis of growth. */
+export interface GrowthFamily {
+  axis: 'nodes per canvas' | 'canvases per workspace' | 'commits in the repository';
+  /** The value on the axis, and the workspace. */
+  points: Array<{ value: number; spec: WorkspaceSpec; ledger: string }>;
+}
+
+/** The growth families: nodes per canvas, canvases per workspace, commits in the repository. */
+export function growthFamilies(quick: boolean): GrowthFamily[] {
+  const nodes = quick ? [10, 100] : [10, 100, 1_000];
+  const canvases = quick ? [5, 20] : [10, 100, 1_000];
+  const commits = quick ? [500, 2_000] : [1_000, 10_000, 100_000];
+  return [
+    {
+      axis: 'nodes per canvas',
+      points: nodes.map((n) => ({
+        value: n,
+        spec: { canvases: 10, commits: 1_000 + n + 21, minNodes: 30, maxNodes: 80, bigNodes: n, bigCommits: n + 21, seed: 3 },
+        ledger: 'big',
+      })),
+    },
+    {
+      axis: 'canvases per workspace',
+      points: canvases.map((k) => ({
+        value: k,
+        // 100 commits per canvas, as in the history workspace.
+        spec: { canvases: k, commits: k * 100, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 },
+        ledger: 'c'.padEnd(String(k).length + 1, '0'),
+      })),
+    },
+    {
+      axis: 'commits in the repository',
+      points: commits.map((c) => ({
+        value: c,
+        // Ten canvases: each one's own chain grows with the repository.
+        spec: { canvases: 10, commits: c, minNodes: 30, maxNodes: 40, bigNodes: 0, seed: 5 },
+        ledger: 'c00',
+      })),
+    },
+  ];
+}

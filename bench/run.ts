@@ -1,0 +1,147 @@
+// `npm run bench [-- --quick] [-- --only a,b] [-- --strict]`: run every benchmark with its
+// baseline interleaved, print a table, write bench/results.json. A missed target is reported,
+// not fatal (unless --strict); a benchmark that crashes or an edit that is lost fails the run.
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { verifyWorkspace } from '../src/store/verify-workspace.js';
+import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
+import { type GrowthRow, growth } from './benchmarks/growth.js';
+import { cliRead, historyBench } from './benchmarks/reads.js';
+import { concurrentWriters } from './benchmarks/writers.js';
+import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
+import { generateWorkspace } from './lib/generate-workspace.js';
+import { editWorkspace } from './lib/workspaces.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const strict = args.includes('--strict');
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : null;
+
+const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<BenchResult> }> = [
+  { key: 'cli-edit', run: cliEdit },
+  { key: 'lib-edit', run: inProcessEdit },
+  { key: 'cli-read', run: cliRead },
+  { key: 'history', run: historyBench },
+  { key: 'writers', run: concurrentWriters },
+];
+
+function tool(cmd: string, argv: string[]): string {
+  try {
+    return execFileSync(cmd, argv, { encoding: 'utf8' }).trim().split('\n')[0] ?? '';
+  } catch {
+    return 'not installed';
+  }
+}
+
+function machine(): Record<string, unknown> {
+  return {
+    nproc: tool('nproc', []),
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    git: tool('git', ['--version']),
+    loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
+  };
+}
+
+const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
+
+function row(r: BenchResult): string[] {
+  const spread = r.ratio ? `${f(r.ratio.p25)}-${f(r.ratio.p75)} (${f(r.ratio.min)}-${f(r.ratio.max)})` : '';
+  return [
+    r.name,
+    r.ratio ? f(r.ratio.median) : '',
+    spread,
+    r.a ? f(r.a.median, 1) : '',
+    r.b ? f(r.b.median, 1) : '',
+    r.target,
+    r.pass === null ? '-' : r.pass ? 'met' : 'MISSED',
+    r.figure === 'ratio' || r.figure === 'median ms' ? '' : r.figure,
+  ];
+}
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+function growthTable(rows: GrowthRow[]): string {
+  return table(
+    ['axis', 'value', 'nodes', 'canvas commits', 'repo commits', 'canvases', 'edit ms', 'read ms', 'history ms'],
+    rows.map((r) => [
+      r.axis,
+      String(r.value),
+      String(r.nodes),
+      String(r.canvasCommits),
+      String(r.repoCommits),
+      String(r.canvases),
+      `${f(r.edit.median, 1)} (${f(r.edit.p25, 1)}-${f(r.edit.p75, 1)})`,
+      `${f(r.read.median, 1)} (${f(r.read.p25, 1)}-${f(r.read.p75, 1)})`,
+      `${f(r.history.median, 1)} (${f(r.history.p25, 1)}-${f(r.history.p75, 1)})`,
+    ]),
+  );
+}
+
+async function main(): Promise<number> {
+  const ctx: BenchContext = { quick, root: ROOT, scratch: makeScratch(), log: (s) => process.stderr.write(`${s}\n`) };
+  const started = Date.now();
+  const results: BenchResult[] = [];
+  const failures: string[] = [];
+  let growthRows: GrowthRow[] = [];
+  const info = machine();
+  ctx.log(`canvas bench (${quick ? 'quick' : 'full'}): ${info.nproc} cores, ${info.cpu}, node ${info.node}, ${info.git}, load ${JSON.stringify(info.loadAverageAtStart)}`);
+  try {
+    // The generator must make what the store makes: verify a generated workspace in full.
+    if (!only || only.has('verify')) {
+      const sample = await generateWorkspace(editWorkspace(true), ROOT, ctx.log);
+      const report = await verifyWorkspace(sample.ws);
+      if (!report.ok) failures.push(`the generated sample workspace fails verify: ${JSON.stringify(report.violations.slice(0, 5))}`);
+      else ctx.log(`generated sample verified: ${report.commits} commits over ${report.canvases} canvases`);
+    }
+    for (const b of BENCHMARKS) {
+      if (only && !only.has(b.key)) continue;
+      ctx.log(`running ${b.key}`);
+      try {
+        const r = await b.run(ctx);
+        results.push(r);
+        ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
+        if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+      } catch (e) {
+        failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
+      }
+    }
+    if (!only || only.has('growth')) {
+      ctx.log('running growth');
+      try {
+        growthRows = await growth(ctx);
+      } catch (e) {
+        failures.push(`growth crashed: ${(e as Error).stack ?? e}`);
+      }
+    }
+  } finally {
+    rmSync(ctx.scratch, { recursive: true, force: true });
+  }
+  const out = [
+    table(['benchmark', 'ratio', 'spread p25-p75 (min-max)', 'measured ms', 'baseline ms', 'target', 'result', 'note'], results.map(row)),
+  ];
+  if (growthRows.length > 0) out.push('', 'growth (median ms, p25-p75):', growthTable(growthRows));
+  process.stdout.write(`${out.join('\n')}\n`);
+  writeFileSync(
+    join(ROOT, 'bench', 'results.json'),
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine: info, results, growth: growthRows, failures }, null, 2)}\n`,
+  );
+  const missed = results.filter((r) => r.pass === false).map((r) => r.name);
+  if (missed.length > 0) process.stderr.write(`targets missed: ${missed.join(', ')}\n`);
+  if (failures.length > 0) {
+    process.stderr.write(`${failures.join('\n')}\n`);
+    return 1;
+  }
+  return strict && missed.length > 0 ? 3 : 0;
+}
+
+process.exitCode = await main();
