@@ -19,14 +19,17 @@ import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-f
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
 import { checkFigures } from './check-figures.js';
-import { runGit } from './git.js';
+import { runGit, type StartedGit, startGit } from './git.js';
+import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
-import type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Rejected } from './outcome.js';
+import { editRecord } from './edit-record.js';
+import type { Applied, Conflict, DiffEntry, Outcome, Rejected } from './outcome.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { type Grants, type Role, roleOf } from './role.js';
 import { readWorkingFile, writeWorkingFile } from './working-file.js';
 import type { Workspace } from './workspace.js';
+import { writeObject } from './write-object.js';
 import { writeTree } from './write-tree.js';
 
 /** An edit as a caller gives it: the payload may still be an XML fragment or sugar. */
@@ -94,6 +97,8 @@ export interface EditContext {
   request: string;
   base: string | null;
   common: WriteCommon;
+  /** `git update-ref --stdin`, started with the lock, waiting for the write's transaction. */
+  refs: StartedGit;
 }
 
 const KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -117,17 +122,7 @@ function rejected(e: CanvasError): Rejected {
   return out;
 }
 
-/** Turn a commit into the record edits and diffs report. */
-export function editRecord(c: CanvasCommit): EditRecord {
-  return {
-    commit: c.sha,
-    op: c.op ?? '',
-    node: c.node ?? null,
-    author: c.trailers['Canvas-Author'] ?? c.authorName,
-    reason: c.reason,
-    date: new Date(c.time * 1000).toISOString(),
-  };
-}
+export { editRecord } from './edit-record.js';
 
 const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 
@@ -313,6 +308,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
   return withRepoLock(join(ws.repo, '.git'), async () => {
     const reader = new RepoReader(ws);
+    // Both git processes a write needs start now, in parallel with the reads and the checks.
+    const refs = startGit(ws.repo, ['update-ref', '--stdin'], { allowFail: true });
     try {
       const ctx: EditContext = {
         ws,
@@ -328,6 +325,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
         request: w.request,
         base: null,
         common: w.common,
+        refs,
       };
       await recover(ctx);
       if (w.spec.op === 'create') {
@@ -347,6 +345,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       }
       return await fn(ctx, current);
     } finally {
+      // No transaction sent (a refusal): an empty input updates nothing.
+      void refs.finish('').catch(() => {});
       reader.close();
     }
   });
@@ -423,10 +423,10 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
   if (base !== undefined && ctx.main) {
     baseSha = await resolveBase(reader, base);
     ctx.base = baseSha;
-    since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main)).filter((c) => c.ledger === ledger);
+    since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main, '--base', reader)).filter((c) => c.ledger === ledger);
     if (ctx.common.require !== undefined) {
       const req = await resolveBase(reader, ctx.common.require, '--require');
-      const changed = (req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require')).filter((c) => c.ledger === ledger)).filter(
+      const changed = (req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require', reader)).filter((c) => c.ledger === ledger)).filter(
         (c) => DOC_OPS.has(c.op ?? ''),
       );
       if (changed.length > 0) {
@@ -590,6 +590,28 @@ export function noRole(ctx: { ledger: string; author: Author; facts: CanvasFacts
 }
 
 /**
+ * Write a commit object: in process when the dates are ones the store can format exactly as git
+ * does (no date variables, or the ISO and raw forms tests use), else with `git commit-tree`.
+ * The git author is the Canvas-Author text; the committer is `canvas`.
+ *
+ * @returns the commit's sha
+ */
+async function writeCommit(repo: string, tree: string, parent: string | null, name: string, email: string, message: string): Promise<string> {
+  const now = new Date();
+  const author = gitIdent(name, email, process.env.GIT_AUTHOR_DATE, now);
+  const committer = gitIdent('canvas', '', process.env.GIT_COMMITTER_DATE, now);
+  if (author && committer) {
+    const body = `tree ${tree}\n${parent ? `parent ${parent}\n` : ''}author ${author}\ncommitter ${committer}\n\n${message}`;
+    return writeObject(join(repo, '.git'), 'commit', Buffer.from(body, 'utf8'));
+  }
+  const { stdout } = await runGit(repo, ['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], {
+    input: message,
+    env: { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: 'canvas', GIT_COMMITTER_EMAIL: '' },
+  });
+  return stdout.trim();
+}
+
+/**
  * The one private function that takes a whole document: it writes `next` as the canvas's new
  * revision, and it is guarded anyway (design section 4, spec "Edits"): the one-node guard runs
  * against the current revision before any object is written.
@@ -611,11 +633,9 @@ export async function commitDocument(
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };
   if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
+  const gitDir = join(ws.repo, '.git');
   const changes = new Map<string, string>();
-  for (const [path, content] of Object.entries(files)) {
-    const { stdout } = await runGit(ws.repo, ['hash-object', '-w', '--stdin'], { input: content });
-    changes.set(path, stdout.trim());
-  }
+  for (const [path, content] of Object.entries(files)) changes.set(path, writeObject(gitDir, 'blob', Buffer.from(content, 'utf8')));
   const baseTree = ctx.main ? (await reader.commit(ctx.main))!.tree : null;
   const tree = changes.size === 0 && baseTree ? baseTree : await writeTree(ws.repo, reader, baseTree, changes);
   const all: Partial<Record<TrailerKey, string>> = {
@@ -633,20 +653,10 @@ export async function commitDocument(
   }
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
-  const args = ['commit-tree', tree, ...(ctx.main ? ['-p', ctx.main] : []), '-F', '-'];
-  const { stdout } = await runGit(ws.repo, args, {
-    input: message,
-    env: {
-      GIT_AUTHOR_NAME: ctx.author.text,
-      GIT_AUTHOR_EMAIL: email,
-      GIT_COMMITTER_NAME: 'canvas',
-      GIT_COMMITTER_EMAIL: '',
-    },
-  });
-  const sha = stdout.trim();
+  const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
   const zero = '0'.repeat(40);
   const tx = `start\nupdate refs/heads/main ${sha} ${ctx.main ?? zero}\nupdate refs/canvas/${ledger} ${sha} ${ctx.revision ?? zero}\nprepare\ncommit\n`;
-  const result = await runGit(ws.repo, ['update-ref', '--stdin'], { input: tx, allowFail: true });
+  const result = await ctx.refs.finish(tx);
   if (result.code !== 0) {
     throw new CanvasError(
       'REF_MOVED',

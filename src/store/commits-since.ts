@@ -26,19 +26,37 @@ export async function resolveBase(reader: RepoReader, base: string, flag = '--ba
   return found.sha;
 }
 
+/** How far back a write walks main through its open reader before asking `git log` instead. */
+const WALK_LIMIT = 64;
+
 /**
  * The commits on main after `base`, oldest first, checking that base is an ancestor of main
  * (main is linear: every store commit has one parent). The walk is bounded by how stale the base
- * is, not by the size of the repository.
+ * is, not by the size of the repository: with a reader, up to 64 commits are read through its
+ * open `git cat-file --batch` (no new process); a staler base is listed by one `git log`.
  *
  * @param repo - the repository
  * @param base - a full sha
  * @param main - main's full sha
+ * @param flag - how to name the base in errors
+ * @param reader - an open reader of the repository (optional)
  * @returns the commits after base
  * @throws CanvasError `BASE_NOT_ANCESTOR`
  */
-export async function commitsSince(repo: string, base: string, main: string, flag = '--base'): Promise<CanvasCommit[]> {
+export async function commitsSince(repo: string, base: string, main: string, flag = '--base', reader?: RepoReader): Promise<CanvasCommit[]> {
   if (base === main) return [];
+  if (reader) {
+    const walked: CanvasCommit[] = [];
+    let sha: string | undefined = main;
+    while (sha && walked.length < WALK_LIMIT) {
+      const c = await reader.commit(sha);
+      if (!c) break;
+      walked.push(c);
+      if (c.parents[0] === base) return walked.reverse();
+      if (c.parents.length === 0) throw notAncestor(flag, base);
+      sha = c.parents[0];
+    }
+  }
   const { stdout } = await runGit(repo, ['log', '--format=%H%x00%P%x00%an%x00%at%x00%B%x1e', `${base}..${main}`]);
   const out: CanvasCommit[] = [];
   for (const record of stdout.split('\x1e')) {
@@ -49,13 +67,15 @@ export async function commitsSince(repo: string, base: string, main: string, fla
     out.push(parseCommit(sha!, raw));
   }
   const oldest = out[out.length - 1];
-  if (!oldest || oldest.parents[0] !== base) {
-    throw new CanvasError(
-      'BASE_NOT_ANCESTOR',
-      `${flag} ${base.slice(0, 12)} is not an ancestor of main`,
-      'read the canvas again (`canvas read <ledger>`) and write against its Canvas-Base: sha',
-      { base },
-    );
-  }
+  if (!oldest || oldest.parents[0] !== base) throw notAncestor(flag, base);
   return out.reverse();
+}
+
+function notAncestor(flag: string, base: string): CanvasError {
+  return new CanvasError(
+    'BASE_NOT_ANCESTOR',
+    `${flag} ${base.slice(0, 12)} is not an ancestor of main`,
+    'read the canvas again (`canvas read <ledger>`) and write against its Canvas-Base: sha',
+    { base },
+  );
 }

@@ -1,7 +1,7 @@
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { NODE_ID } from '../model/patterns.js';
-import { editRecord } from './apply-edit.js';
+import { editRecord } from './edit-record.js';
 import type { EditRecord } from './outcome.js';
 import { RepoReader } from './repo-reader.js';
 import type { Workspace } from './workspace.js';

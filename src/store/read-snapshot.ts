@@ -3,7 +3,7 @@ import { checkLedgerId } from '../model/check-ledger-id.js';
 import { indexNodes } from '../model/index-nodes.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import type { Crossing, Snapshot } from '../model/snapshot.js';
-import { editRecord } from './apply-edit.js';
+import { editRecord } from './edit-record.js';
 import { canvasFacts } from './canvas-facts.js';
 import { resolveBase } from './commits-since.js';
 import { runGit } from './git.js';

@@ -1,5 +1,6 @@
-import { runGit } from './git.js';
+import { join } from 'node:path';
 import type { RepoReader } from './repo-reader.js';
+import { writeObject } from './write-object.js';
 
 interface TreeEntry {
   mode: string;
@@ -24,11 +25,17 @@ export function parseTree(raw: Buffer): TreeEntry[] {
   return out;
 }
 
+/** Git's order of tree entries: by name, a directory compared as if its name ended in `/`. */
+function entryKey(e: TreeEntry): Buffer {
+  return Buffer.from(e.type === 'tree' ? `${e.name}/` : e.name, 'utf8');
+}
+
 /**
- * Write the tree that results from changing some paths of a base tree (`git mktree`, never an
- * index), recursing into subdirectories such as `access/` and `proposals/<ledger>/`.
+ * Write the tree that results from changing some paths of a base tree, recursing into
+ * subdirectories such as `access/` and `proposals/<ledger>/`. The tree objects are built and
+ * written in process (the bytes `git mktree` writes), never through an index.
  *
- * @param repo - the repository
+ * @param repo - the repository's work tree (`state/canvas`)
  * @param reader - reads the base tree objects
  * @param base - the base tree sha, or null for an empty tree
  * @param changes - path to new blob sha, or null to delete the path
@@ -61,11 +68,12 @@ export async function writeTree(
   for (const [dir, sub] of nested) {
     const existing = entries.get(dir);
     const sha = await writeTree(repo, reader, existing?.type === 'tree' ? existing.sha : null, sub);
-    entries.set(dir, { mode: '040000', type: 'tree', sha, name: dir });
+    entries.set(dir, { mode: '40000', type: 'tree', sha, name: dir });
   }
-  const input = [...entries.values()]
-    .map((e) => `${e.mode === '40000' ? '040000' : e.mode} ${e.type} ${e.sha}\t${e.name}\n`)
-    .join('');
-  const { stdout } = await runGit(repo, ['mktree'], { input });
-  return stdout.trim();
+  const sorted = [...entries.values()].map((e) => ({ e, key: entryKey(e) })).sort((a, b) => Buffer.compare(a.key, b.key));
+  const parts: Buffer[] = [];
+  for (const { e } of sorted) {
+    parts.push(Buffer.from(`${e.mode === '040000' ? '40000' : e.mode} ${e.name}\0`, 'utf8'), Buffer.from(e.sha, 'hex'));
+  }
+  return writeObject(join(repo, '.git'), 'tree', Buffer.concat(parts));
 }
