@@ -1,57 +1,13 @@
-import { CanvasError } from '../model/canvas-error.js';
-import { checkLedgerId } from '../model/check-ledger-id.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import type { Canvas } from '../model/types.js';
-import { resolveBase } from './commits-since.js';
-import { RepoReader } from './repo-reader.js';
+import { type CanvasText, type ReadOptions, readCanvasText } from './read-canvas-text.js';
 import type { Workspace } from './workspace.js';
 
-/** A canvas as read at one revision. */
-export interface CanvasText {
-  ledger: string;
-  /** The revision to write against (`Canvas-Base:`): the canvas's latest commit, or `--at`. */
-  revision: string;
-  /** The canonical XML. */
-  xml: string;
-}
+export { type CanvasText, type ReadOptions, readCanvasText } from './read-canvas-text.js';
 
 /** A canvas as read, with its tree. */
 export interface CanvasRead extends CanvasText {
   canvas: Canvas;
-}
-
-/** Options of {@link readCanvasText}. */
-export interface ReadOptions {
-  ledger: string;
-  /** A commit on main (7+ hex): the canvas as it stood there. */
-  at?: string | undefined;
-}
-
-/**
- * Read a canvas's canonical XML and revision without parsing it (the light path of
- * `canvas read`: one `git cat-file --batch` process, nothing heavy loaded).
- *
- * @returns ledger, revision (full sha) and XML
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE` (a bad `at`)
- */
-export async function readCanvasText(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText> {
-  const ledger = checkLedgerId(options.ledger);
-  const r = reader ?? new RepoReader(ws);
-  try {
-    const revision = options.at !== undefined ? await resolveBase(r, options.at, '--at') : await r.revision(ledger);
-    const bytes = revision ? await r.file(revision, `${ledger}.xml`) : null;
-    if (!revision || !bytes) {
-      throw new CanvasError(
-        'CANVAS_NOT_FOUND',
-        options.at !== undefined ? `canvas ${ledger} did not exist at ${options.at}` : `there is no canvas ${ledger} in ${ws.root}`,
-        options.at !== undefined ? `run \`canvas log ${ledger}\` for its revisions` : `create it: canvas create ${ledger} --why "..."`,
-        { ledger },
-      );
-    }
-    return { ledger, revision, xml: bytes.toString('utf8') };
-  } finally {
-    if (!reader) r.close();
-  }
 }
 
 /**

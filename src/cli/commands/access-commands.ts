@@ -1,8 +1,5 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
-import { grantRole, revokeRole } from '../../store/access-writes.js';
-import { approveProposal, listProposals, rejectProposal } from '../../store/proposals.js';
-import { readAccess } from '../../store/read-access.js';
 import type { Role } from '../../store/role.js';
 import { withGlobal, withWrite } from '../common-options.js';
 import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
@@ -12,6 +9,10 @@ interface WriteOptions extends GlobalOptions {
   why?: string;
   idempotencyKey?: string;
 }
+
+// The store modules are imported when a command runs, so that reads never load the write path.
+const accessWrites = () => import('../../store/access-writes.js');
+const proposals = () => import('../../store/proposals.js');
 
 function common(ledger: string, o: WriteOptions) {
   return { ledger, why: o.why ?? '', author: authorOf(o), idempotencyKey: o.idempotencyKey };
@@ -25,7 +26,7 @@ export function registerAccessCommands(program: Command): void {
     .argument('<who>', 'the who to grant, or * for everyone without an explicit grant')
     .argument('<role>', 'viewer, commenter, editor or owner')
     .action(async (ledger: string, who: string, role: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await grantRole(workspaceOf(o), { ...common(ledger, o), who, role: role as Role }), Boolean(o.json), 'grant');
+      process.exitCode = printOutcome(await (await accessWrites()).grantRole(workspaceOf(o), { ...common(ledger, o), who, role: role as Role }), Boolean(o.json), 'grant');
     });
 
   withWrite(program.command('revoke'))
@@ -33,14 +34,14 @@ export function registerAccessCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<who>', 'the who')
     .action(async (ledger: string, who: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await revokeRole(workspaceOf(o), { ...common(ledger, o), who }), Boolean(o.json), 'revoke');
+      process.exitCode = printOutcome(await (await accessWrites()).revokeRole(workspaceOf(o), { ...common(ledger, o), who }), Boolean(o.json), 'revoke');
     });
 
   withGlobal(program.command('access'))
     .description("list a canvas's grants")
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const a = await readAccess(workspaceOf(o), { ledger });
+      const a = await (await import('../../store/read-access.js')).readAccess(workspaceOf(o), { ledger });
       if (o.json) {
         printJson(a);
         return;
@@ -53,7 +54,7 @@ export function registerAccessCommands(program: Command): void {
     .description("list a canvas's proposals, open ones first")
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const list = await listProposals(workspaceOf(o), { ledger });
+      const list = await (await proposals()).listProposals(workspaceOf(o), { ledger });
       if (o.json) {
         printJson({ ledger, proposals: list });
         return;
@@ -72,7 +73,7 @@ export function registerAccessCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<proposal>', 'the proposal id')
     .action(async (ledger: string, proposal: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve');
+      process.exitCode = printOutcome(await (await proposals()).approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve');
     });
 
   withWrite(program.command('reject'))
@@ -81,6 +82,6 @@ export function registerAccessCommands(program: Command): void {
     .argument('<proposal>', 'the proposal id')
     .action(async (ledger: string, proposal: string, o: WriteOptions) => {
       if (!o.why) throw new CanvasError('BAD_REASON', 'a reason is required and must not be blank', 'pass --why with one plain line');
-      process.exitCode = printOutcome(await rejectProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'reject');
+      process.exitCode = printOutcome(await (await proposals()).rejectProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'reject');
     });
 }

@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
-import { indexNodes } from '../../model/index-nodes.js';
-import { parseCanvas } from '../../model/parse-canvas.js';
-import { serializeNode } from '../../model/serialize-node.js';
 import type { NodeType } from '../../model/types.js';
-import { canvasLog } from '../../store/canvas-log.js';
-import { nodeHistory } from '../../store/node-history.js';
-import { readCanvasText } from '../../store/read-canvas.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -17,6 +11,9 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
+// Each action imports what it uses when it runs: `canvas read` loads neither the XML parser nor
+// the write path (the bundle splits at these imports), so it starts as fast as node itself.
+
 /** Register read, history and log (design section 10). */
 export function registerReadCommands(program: Command): void {
   withGlobal(program.command('read'))
@@ -26,10 +23,19 @@ export function registerReadCommands(program: Command): void {
     .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
+      const { readCanvasText } = await import('../../store/read-canvas-text.js');
       const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
+      if (!o.id && !o.type && !o.json) {
+        process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
+        return;
+      }
+      const [{ parseCanvas }, { indexNodes }, { serializeNode }] = await Promise.all([
+        import('../../model/parse-canvas.js'),
+        import('../../model/index-nodes.js'),
+        import('../../model/serialize-node.js'),
+      ]);
       if (!o.id && !o.type) {
-        if (o.json) printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: parseCanvas(read.xml, read.ledger) });
-        else process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
+        printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: parseCanvas(read.xml, read.ledger) });
         return;
       }
       for (const t of o.type ?? []) {
@@ -66,6 +72,7 @@ export function registerReadCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: GlobalOptions) => {
+      const { nodeHistory } = await import('../../store/node-history.js');
       const entries = await nodeHistory(workspaceOf(o), { ledger, node });
       if (o.json) {
         printJson({ ledger, node, commits: entries });
@@ -88,6 +95,7 @@ export function registerReadCommands(program: Command): void {
       return Number(v);
     })
     .action(async (ledger: string, o: GlobalOptions & { maxCount?: number }) => {
+      const { canvasLog } = await import('../../store/canvas-log.js');
       const entries = await canvasLog(workspaceOf(o), { ledger, limit: o.maxCount });
       if (o.json) {
         printJson({ ledger, commits: entries });
