@@ -13,9 +13,10 @@ import { type PayloadInput, payloadFromInput } from '../model/payload-from-input
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import { serializeNode } from '../model/serialize-node.js';
-import type { Canvas, CanvasNode, NodePayload } from '../model/types.js';
+import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/types.js';
 import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
 import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-facts.js';
+import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
 import { checkFigures } from './check-figures.js';
@@ -259,7 +260,7 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
     const spec = toSpec(input);
     if ('payload' in spec) await checkFigures(spec.payload);
     const request = requestHash(ledger, spec, common);
-    return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx) => underLock(ctx, hooks, base));
+    return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx, current) => underLock(ctx, current, hooks, base));
   } catch (e) {
     if (e instanceof CanvasError && e.kind === 'rejected') return rejected(e);
     throw e;
@@ -341,7 +342,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       if (ctx.revision) {
         ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
         if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
-        ctx.canvas = parseCanvas(current.toString('utf8'), w.ledger);
+        ctx.canvas = cachedCanvasTree(join(ws.repo, '.git'), w.ledger, current);
       }
       return await fn(ctx, current);
     } finally {
@@ -384,9 +385,8 @@ function toSpec(input: EditInput): EditSpec {
   return { ...input, payload } as EditSpec;
 }
 
-async function underLock(ctx: EditContext, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
+async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
   const { reader, ledger, spec } = ctx;
-  const current = ctx.revision ? await reader.file(ctx.revision, `${ledger}.xml`) : null;
   // Roles (design section 6): the creator is owner; no default role. Editors and owners apply;
   // a commenter's node edit becomes a proposal; a viewer's write is rejected.
   let mode: 'apply' | 'propose' = 'apply';
@@ -612,6 +612,29 @@ async function writeCommit(repo: string, tree: string, parent: string | null, na
 }
 
 /**
+ * The document about to be written, as the parser reads it back, for the one-node guard. A write
+ * changes the bytes of one element only: the named node's (with its subtree, for a moved
+ * section); every other element keeps the bytes it has at the current revision, whose tree was
+ * parsed from (or checked against) those bytes. So the named node is parsed back on its own, in
+ * a canvas root as in the document, and put in its place; a create parses its whole (root-only)
+ * document; a remove and the writes that leave the document as it is add no bytes to read.
+ *
+ * @throws CanvasError `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING` when the bytes do not read back
+ */
+function readBack(next: Canvas, xml: string, op: string, node: string | null): Canvas {
+  if (op === 'create') return parseCanvas(xml, next.ledger);
+  const at = node !== null && (op === 'insert' || op === 'replace' || op === 'move') ? indexNodes(next).get(node) : undefined;
+  if (!at) return next;
+  const alone = serializeCanvas({ ...next, children: [at.node] });
+  const back = parseCanvas(alone, next.ledger).children[0];
+  if (!back || serializeCanvas({ ...next, children: [back] }) === alone) return next;
+  const copy = structuredClone(next);
+  const parentList = at.parent === 'root' ? copy.children : (indexNodes(copy).get(at.parent)!.node as SectionNode).children;
+  parentList.splice(at.index, 1, back);
+  return copy;
+}
+
+/**
  * The one private function that takes a whole document: it writes `next` as the canvas's new
  * revision, and it is guarded anyway (design section 4, spec "Edits"): the one-node guard runs
  * against the current revision before any object is written.
@@ -629,7 +652,7 @@ export async function commitDocument(
   const { ws, reader, ledger } = ctx;
   const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
   const xml = serializeCanvas(next);
-  const reparsed = parseCanvas(xml, ledger);
+  const reparsed = readBack(next, xml, guardOp, node);
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };
   if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
@@ -667,6 +690,8 @@ export async function commitDocument(
   // The working files follow the commit; the canvas file is always rewritten, which also
   // repairs one left lagging by a crash.
   for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) writeWorkingFile(ws.repo, path, content);
+  const docBlob = changes.get(`${ledger}.xml`);
+  if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
   const facts = ctx.facts ?? { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
   foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
   saveFacts(reader, ledger, facts);

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseCanvas } from '../model/parse-canvas.js';
+import { serializeCanvas } from '../model/serialize-canvas.js';
+import type { Canvas } from '../model/types.js';
+import { hashObject } from './write-object.js';
+
+interface TreeCache {
+  /** The blob sha of the canvas document this tree was parsed from. */
+  blob: string;
+  canvas: Canvas;
+}
+
+function cachePath(gitDir: string, ledger: string): string {
+  return join(gitDir, 'canvas-cache', `${ledger}.tree.json`);
+}
+
+/**
+ * The tree of a canvas document, from the cache in `.git/canvas-cache/` when it holds the tree
+ * of exactly these bytes (keyed by their blob sha, and accepted only if it serializes back to the
+ * same bytes), else parsed. The cache is never an authority: the bytes are.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param ledger - the ledger id
+ * @param bytes - the document at the canvas's revision
+ * @returns the tree
+ * @throws CanvasError `XML_PARSE`, `SCHEMA`, ... when the bytes do not parse (no cache then)
+ */
+export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer): Canvas {
+  const text = bytes.toString('utf8');
+  try {
+    const cached = JSON.parse(readFileSync(cachePath(gitDir, ledger), 'utf8')) as TreeCache;
+    if (cached.blob === hashObject('blob', bytes) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
+  } catch {
+    // No cache, or an unreadable one: parse.
+  }
+  return parseCanvas(text, ledger);
+}
+
+/**
+ * Remember the tree of a canvas document just written (under the repository lock), so the next
+ * write need not parse it.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param ledger - the ledger id
+ * @param blob - the document's blob sha
+ * @param canvas - its tree
+ */
+export function saveCanvasTree(gitDir: string, ledger: string, blob: string, canvas: Canvas): void {
+  const dir = join(gitDir, 'canvas-cache');
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  const path = cachePath(gitDir, ledger);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ blob, canvas } satisfies TreeCache));
+  renameSync(tmp, path);
+}

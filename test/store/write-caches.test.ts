@@ -1,0 +1,61 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { insertNode, moveNode, replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
+
+async function canvas() {
+  const ws = tempWorkspace();
+  const c = await createCanvas(ws, { ledger: 'k', why: 'caches', author: AUTHOR });
+  if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+  const s = await insertNode(ws, { ledger: 'k', base: c.revision, into: 'root', payload: { section: 'Part' }, why: 'a section', author: AUTHOR });
+  if (s.outcome !== 'applied') throw new Error(JSON.stringify(s));
+  const t = await insertNode(ws, { ledger: 'k', base: s.revision, into: s.node!, payload: { text: 'inside' }, why: 'a text in it', author: AUTHOR });
+  if (t.outcome !== 'applied') throw new Error(JSON.stringify(t));
+  return { ws, section: s.node!, text: t.node!, base: t.revision };
+}
+
+describe('what a write reads from its caches, and what it reads back', () => {
+  it('a text git cannot store as XML is refused as before, and nothing is written', async () => {
+    const { ws, base } = await canvas();
+    for (const text of ['a\uFFFEb', 'a\uD800b']) {
+      const before = repoState(ws);
+      const o = await insertNode(ws, { ledger: 'k', base, into: 'root', payload: { text }, why: 'odd text', author: AUTHOR });
+      expect(o).toMatchObject({ outcome: 'rejected', code: 'XML_PARSE' });
+      expect(repoState(ws)).toEqual(before);
+    }
+  });
+
+  it('a tree cache that does not match the document is ignored, never trusted', async () => {
+    const { ws, text, base } = await canvas();
+    const path = join(ws.repo, '.git', 'canvas-cache', 'k.tree.json');
+    const cache = JSON.parse(readFileSync(path, 'utf8')) as { blob: string; canvas: { children: Array<{ title?: string }> } };
+    // Same key, another tree: it does not serialize to the document's bytes.
+    cache.canvas.children[0]!.title = 'Tampered';
+    writeFileSync(path, JSON.stringify(cache));
+    const o = await replaceNode(ws, { ledger: 'k', node: text, base, payload: { text: 'rewritten' }, why: 'after a bad cache', author: AUTHOR });
+    expect(o.outcome).toBe('applied');
+    const r = await readCanvas(ws, { ledger: 'k' });
+    expect(r.xml).toContain('title="Part"');
+    expect(r.xml).not.toContain('Tampered');
+    // An unreadable cache is the same as none.
+    writeFileSync(path, '{"blob":');
+    const m = await moveNode(ws, { ledger: 'k', node: text, base: r.revision, into: 'root', why: 'out of the section', author: AUTHOR });
+    expect(m.outcome).toBe('applied');
+    expect((await verifyWorkspace(ws)).violations).toEqual([]);
+  });
+
+  it('a moved section keeps its subtree, read back and verified', async () => {
+    const { ws, section, base } = await canvas();
+    const t = await insertNode(ws, { ledger: 'k', base, after: section, payload: { text: 'next at root' }, why: 'a sibling', author: AUTHOR });
+    if (t.outcome !== 'applied') throw new Error(JSON.stringify(t));
+    const m = await moveNode(ws, { ledger: 'k', node: section, base: t.revision, after: t.node!, why: 'the section goes last', author: AUTHOR });
+    expect(m.outcome).toBe('applied');
+    const r = await readCanvas(ws, { ledger: 'k' });
+    expect(r.canvas.children.map((c) => c.id)).toEqual([t.node, section]);
+    expect((await verifyWorkspace(ws)).violations).toEqual([]);
+  });
+});
