@@ -81,5 +81,10 @@ export class GitBatch {
   close(): void {
     this.child.removeAllListeners('close');
     this.child.stdin.end();
+    // Nothing more is read: git ends on its own at end of input, and this process need not wait
+    // for it to exit (a command that is done exits at once).
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+    this.child.unref();
   }
 }

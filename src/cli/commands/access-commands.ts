@@ -10,9 +10,8 @@ interface WriteOptions extends GlobalOptions {
   idempotencyKey?: string;
 }
 
-// The store modules are imported when a command runs, so that reads never load the write path.
-const accessWrites = () => import('../../store/access-writes.js');
-const proposals = () => import('../../store/proposals.js');
+// The store is imported when a command runs, so that `canvas read` never loads the write path.
+const writes = () => import('../store-writes.js');
 
 function common(ledger: string, o: WriteOptions) {
   return { ledger, why: o.why ?? '', author: authorOf(o), idempotencyKey: o.idempotencyKey };
@@ -26,7 +25,7 @@ export function registerAccessCommands(program: Command): void {
     .argument('<who>', 'the who to grant, or * for everyone without an explicit grant')
     .argument('<role>', 'viewer, commenter, editor or owner')
     .action(async (ledger: string, who: string, role: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await (await accessWrites()).grantRole(workspaceOf(o), { ...common(ledger, o), who, role: role as Role }), Boolean(o.json), 'grant');
+      process.exitCode = printOutcome(await (await writes()).grantRole(workspaceOf(o), { ...common(ledger, o), who, role: role as Role }), Boolean(o.json), 'grant');
     });
 
   withWrite(program.command('revoke'))
@@ -34,14 +33,14 @@ export function registerAccessCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<who>', 'the who')
     .action(async (ledger: string, who: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await (await accessWrites()).revokeRole(workspaceOf(o), { ...common(ledger, o), who }), Boolean(o.json), 'revoke');
+      process.exitCode = printOutcome(await (await writes()).revokeRole(workspaceOf(o), { ...common(ledger, o), who }), Boolean(o.json), 'revoke');
     });
 
   withGlobal(program.command('access'))
     .description("list a canvas's grants")
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const a = await (await import('../../store/read-access.js')).readAccess(workspaceOf(o), { ledger });
+      const a = await (await writes()).readAccess(workspaceOf(o), { ledger });
       if (o.json) {
         printJson(a);
         return;
@@ -54,7 +53,7 @@ export function registerAccessCommands(program: Command): void {
     .description("list a canvas's proposals, open ones first")
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const list = await (await proposals()).listProposals(workspaceOf(o), { ledger });
+      const list = await (await writes()).listProposals(workspaceOf(o), { ledger });
       if (o.json) {
         printJson({ ledger, proposals: list });
         return;
@@ -73,7 +72,7 @@ export function registerAccessCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<proposal>', 'the proposal id')
     .action(async (ledger: string, proposal: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await (await proposals()).approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve');
+      process.exitCode = printOutcome(await (await writes()).approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve');
     });
 
   withWrite(program.command('reject'))
@@ -82,6 +81,6 @@ export function registerAccessCommands(program: Command): void {
     .argument('<proposal>', 'the proposal id')
     .action(async (ledger: string, proposal: string, o: WriteOptions) => {
       if (!o.why) throw new CanvasError('BAD_REASON', 'a reason is required and must not be blank', 'pass --why with one plain line');
-      process.exitCode = printOutcome(await (await proposals()).rejectProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'reject');
+      process.exitCode = printOutcome(await (await writes()).rejectProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'reject');
     });
 }

@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import type { NodeType } from '../../model/types.js';
+import { canvasLog } from '../../store/canvas-log.js';
+import { nodeHistory } from '../../store/node-history.js';
+import { readCanvasText } from '../../store/read-canvas-text.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -11,8 +14,8 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-// Each action imports what it uses when it runs: `canvas read` loads neither the XML parser nor
-// the write path (the bundle splits at these imports), so it starts as fast as node itself.
+// The reads here are light (one git cat-file --batch, no parser) and part of the CLI's entry
+// file; the XML parser is imported only when a read filters or prints JSON.
 
 /** Register read, history and log (design section 10). */
 export function registerReadCommands(program: Command): void {
@@ -23,7 +26,6 @@ export function registerReadCommands(program: Command): void {
     .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
-      const { readCanvasText } = await import('../../store/read-canvas-text.js');
       const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
       if (!o.id && !o.type && !o.json) {
         process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
@@ -72,7 +74,6 @@ export function registerReadCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: GlobalOptions) => {
-      const { nodeHistory } = await import('../../store/node-history.js');
       const entries = await nodeHistory(workspaceOf(o), { ledger, node });
       if (o.json) {
         printJson({ ledger, node, commits: entries });
@@ -95,7 +96,6 @@ export function registerReadCommands(program: Command): void {
       return Number(v);
     })
     .action(async (ledger: string, o: GlobalOptions & { maxCount?: number }) => {
-      const { canvasLog } = await import('../../store/canvas-log.js');
       const entries = await canvasLog(workspaceOf(o), { ledger, limit: o.maxCount });
       if (o.json) {
         printJson({ ledger, commits: entries });

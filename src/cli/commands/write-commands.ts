@@ -28,8 +28,7 @@ function done(code: number): void {
 }
 
 // The write path is imported when a write runs, so that reads never load it.
-const lifecycle = () => import('../../store/canvas-lifecycle.js');
-const nodeWrites = () => import('../../store/node-writes.js');
+const writes = () => import('../store-writes.js');
 
 /** Register create, open, insert, replace, remove, move and freeze (design section 10). */
 export function registerWriteCommands(program: Command): void {
@@ -37,7 +36,7 @@ export function registerWriteCommands(program: Command): void {
     .description('create a canvas: the root alone, one commit')
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: WriteOptions) => {
-      done(printOutcome(await (await lifecycle()).createCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'create'));
+      done(printOutcome(await (await writes()).createCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'create'));
     });
 
   withWrite(program.command('open'))
@@ -46,7 +45,7 @@ export function registerWriteCommands(program: Command): void {
     .requiredOption('--problem <text>', 'the problem the task exists to solve')
     .requiredOption('--expected-value <text>', 'what is expected when it is done')
     .action(async (ledger: string, o: WriteOptions & { problem: string; expectedValue: string }) => {
-      const outcome = await (await lifecycle()).openCanvas(workspaceOf(o), { ...common(ledger, o), problem: o.problem, expectedValue: o.expectedValue });
+      const outcome = await (await writes()).openCanvas(workspaceOf(o), { ...common(ledger, o), problem: o.problem, expectedValue: o.expectedValue });
       done(printOutcome(outcome, Boolean(o.json), 'open'));
     });
 
@@ -56,7 +55,7 @@ export function registerWriteCommands(program: Command): void {
     .option('--after <node>', 'place it right after this node')
     .option('--into <section>', 'place it first in this section, or root')
     .action(async (ledger: string, o: WriteOptions & PayloadOptions) => {
-      const outcome = await (await nodeWrites()).insertNode(workspaceOf(o), { ...common(ledger, o), after: o.after, into: o.into, payload: payloadOf(o) });
+      const outcome = await (await writes()).insertNode(workspaceOf(o), { ...common(ledger, o), after: o.after, into: o.into, payload: payloadOf(o) });
       done(printOutcome(outcome, Boolean(o.json), 'insert'));
     });
 
@@ -65,7 +64,7 @@ export function registerWriteCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: WriteOptions & PayloadOptions) => {
-      const outcome = await (await nodeWrites()).replaceNode(workspaceOf(o), { ...common(ledger, o), node, payload: payloadOf(o) });
+      const outcome = await (await writes()).replaceNode(workspaceOf(o), { ...common(ledger, o), node, payload: payloadOf(o) });
       done(printOutcome(outcome, Boolean(o.json), 'replace'));
     });
 
@@ -74,7 +73,7 @@ export function registerWriteCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: WriteOptions) => {
-      done(printOutcome(await (await nodeWrites()).removeNode(workspaceOf(o), { ...common(ledger, o), node }), Boolean(o.json), 'remove'));
+      done(printOutcome(await (await writes()).removeNode(workspaceOf(o), { ...common(ledger, o), node }), Boolean(o.json), 'remove'));
     });
 
   withEdit(program.command('move'))
@@ -84,7 +83,7 @@ export function registerWriteCommands(program: Command): void {
     .option('--after <node>', 'place it right after this node')
     .option('--into <section>', 'place it first in this section, or root')
     .action(async (ledger: string, node: string, o: WriteOptions) => {
-      const outcome = await (await nodeWrites()).moveNode(workspaceOf(o), { ...common(ledger, o), node, after: o.after, into: o.into });
+      const outcome = await (await writes()).moveNode(workspaceOf(o), { ...common(ledger, o), node, after: o.after, into: o.into });
       done(printOutcome(outcome, Boolean(o.json), 'move'));
     });
 
@@ -92,6 +91,6 @@ export function registerWriteCommands(program: Command): void {
     .description('record the end of the work: one commit naming no node and changing no byte')
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: WriteOptions) => {
-      done(printOutcome(await (await lifecycle()).freezeCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'freeze'));
+      done(printOutcome(await (await writes()).freezeCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'freeze'));
     });
 }
