@@ -20,11 +20,12 @@ import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
 import { checkFigures } from './check-figures.js';
-import { runGit, type StartedGit, startGit } from './git.js';
+import { runGit } from './git.js';
 import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
 import { editRecord } from './edit-record.js';
 import type { Applied, Conflict, DiffEntry, Outcome, Rejected } from './outcome.js';
+import { RefUpdater } from './ref-updater.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { type Grants, type Role, roleOf } from './role.js';
@@ -98,8 +99,8 @@ export interface EditContext {
   request: string;
   base: string | null;
   common: WriteCommon;
-  /** `git update-ref --stdin`, started with the lock, waiting for the write's transaction. */
-  refs: StartedGit;
+  /** The repository's `git update-ref --stdin`, started with the lock if it was not running. */
+  refs: RefUpdater;
 }
 
 const KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -309,9 +310,12 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
   return withRepoLock(join(ws.repo, '.git'), async () => {
     const reader = new RepoReader(ws);
-    // Both git processes a write needs start now, in parallel with the reads and the checks.
-    const refs = startGit(ws.repo, ['update-ref', '--stdin'], { allowFail: true });
     try {
+      // Both refs are asked for at once; git update-ref starts (unless running) while they are read.
+      const mainRead = reader.main();
+      const revisionRead = reader.revision(w.ledger);
+      revisionRead.catch(() => {});
+      const refs = RefUpdater.shared(ws.repo);
       const ctx: EditContext = {
         ws,
         reader,
@@ -319,8 +323,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
         author: w.author,
         why: w.why,
         spec: w.spec,
-        main: await reader.main(),
-        revision: await reader.revision(w.ledger),
+        main: await mainRead,
+        revision: await revisionRead,
         facts: null,
         canvas: null,
         request: w.request,
@@ -346,8 +350,6 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       }
       return await fn(ctx, current);
     } finally {
-      // No transaction sent (a refusal): an empty input updates nothing.
-      void refs.finish('').catch(() => {});
       reader.close();
     }
   });
@@ -678,8 +680,8 @@ export async function commitDocument(
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
   const zero = '0'.repeat(40);
-  const tx = `start\nupdate refs/heads/main ${sha} ${ctx.main ?? zero}\nupdate refs/canvas/${ledger} ${sha} ${ctx.revision ?? zero}\nprepare\ncommit\n`;
-  const result = await ctx.refs.finish(tx);
+  const tx = [`update refs/heads/main ${sha} ${ctx.main ?? zero}`, `update refs/canvas/${ledger} ${sha} ${ctx.revision ?? zero}`];
+  const result = await ctx.refs.transaction(tx);
   if (result.code !== 0) {
     throw new CanvasError(
       'REF_MOVED',

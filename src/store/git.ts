@@ -49,38 +49,26 @@ export function gitConfigArgs(repo: string): string[] {
   ];
 }
 
-/** A git process already started, waiting for its standard input. */
-export interface StartedGit {
-  /**
-   * Send standard input, close it, and wait for the process to end.
-   *
-   * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start
-   */
-  finish(input?: string | Buffer): Promise<GitResult>;
-}
-
 /**
- * Start one git command now and give it its input later: the process starts while the caller
- * is still working out what to send (the write path starts `git update-ref --stdin` when it
- * takes the lock and sends the transaction once the commit exists).
+ * Run one git command in a repository with the store's environment.
  *
  * @param repo - the repository's work tree (state/canvas)
- * @param args - git arguments
- * @param options - extra environment, allowFail (input is given to `finish`)
- * @returns the started process
+ * @param args - git arguments, for example `['update-ref', '--stdin']`
+ * @param options - input, extra environment, allowFail
+ * @returns stdout, stderr and the exit code
+ * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start
  */
-export function startGit(repo: string, args: readonly string[], options: Omit<GitOptions, 'input'> = {}): StartedGit {
-  const child = spawn('git', [...gitConfigArgs(repo), ...args], {
-    cwd: repo,
-    env: gitEnvironment(options.env),
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (b: Buffer) => out.push(b));
-  child.stderr.on('data', (b: Buffer) => err.push(b));
-  child.stdin.on('error', () => {});
-  const done = new Promise<GitResult>((resolve, reject) => {
+export function runGit(repo: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', [...gitConfigArgs(repo), ...args], {
+      cwd: repo,
+      env: gitEnvironment(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
       reject(new CanvasError('GIT_FAILED', `could not run git: ${e.message}`, 'install git and put it on PATH', { args }));
     });
@@ -97,27 +85,7 @@ export function startGit(repo: string, args: readonly string[], options: Omit<Gi
       }
       resolve(result);
     });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
   });
-  // A process whose input is never sent must not leave an unhandled rejection behind.
-  done.catch(() => {});
-  return {
-    finish(input?: string | Buffer): Promise<GitResult> {
-      child.stdin.end(input ?? '');
-      return done;
-    },
-  };
-}
-
-/**
- * Run one git command in a repository with the store's environment.
- *
- * @param repo - the repository's work tree (state/canvas)
- * @param args - git arguments, for example `['update-ref', '--stdin']`
- * @param options - input, extra environment, allowFail
- * @returns stdout, stderr and the exit code
- * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start
- */
-export function runGit(repo: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
-  const { input, ...rest } = options;
-  return startGit(repo, args, rest).finish(input);
 }

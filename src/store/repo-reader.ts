@@ -6,12 +6,11 @@ import { GitBatch } from './git-batch.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Reads of one repository through a single `git cat-file --batch` process: refs, commits,
+ * Reads of one repository through its shared `git cat-file --batch` process: refs, commits,
  * blobs, and a canvas's own chain of commits (each commit's `Canvas-Previous` names the one
  * before, so a canvas's history is a walk of its chain, never a scan of the repository).
  */
 export class RepoReader {
-  private batch: GitBatch | null = null;
   private readonly commits = new Map<string, CanvasCommit>();
 
   constructor(readonly ws: Workspace) {}
@@ -21,9 +20,9 @@ export class RepoReader {
     return existsSync(join(this.ws.repo, '.git'));
   }
 
+  /** The repository's shared `git cat-file --batch` (started on first use, see {@link GitBatch.shared}). */
   private get git(): GitBatch {
-    if (!this.batch) this.batch = new GitBatch(this.ws.repo);
-    return this.batch;
+    return GitBatch.shared(this.ws.repo);
   }
 
   /** The raw object at a revision expression, or null. */
@@ -86,9 +85,8 @@ export class RepoReader {
     }
   }
 
-  /** Stop the batch process. */
+  /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
-    this.batch?.close();
-    this.batch = null;
+    this.commits.clear();
   }
 }
