@@ -59,3 +59,40 @@ describe('what a write reads from its caches, and what it reads back', () => {
     expect((await verifyWorkspace(ws)).violations).toEqual([]);
   });
 });
+
+describe('the long-lived git processes a process shares', () => {
+  it('a refused ref transaction reports git’s message, and the next one runs in a fresh updater', async () => {
+    const { ws, base } = await canvas();
+    const { RefUpdater } = await import('../../src/store/ref-updater.js');
+    const updater = RefUpdater.shared(ws.repo);
+    const zero = '0'.repeat(40);
+    const refused = await updater.transaction([`update refs/heads/side ${base} ${'1'.repeat(40)}`]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/side/);
+    const again = await RefUpdater.shared(ws.repo).transaction([`update refs/heads/side ${base} ${zero}`]);
+    expect(again).toEqual({ code: 0, stderr: '' });
+    const twice = await RefUpdater.shared(ws.repo).transaction([`update refs/heads/side2 ${base} ${zero}`]);
+    expect(twice.code).toBe(0);
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync('git', ['rev-parse', 'side', 'side2'], { cwd: ws.repo, encoding: 'utf8' }).trim().split('\n')).toEqual([base, base]);
+  });
+
+  it('reads through the shared batch see refs moved by another process', async () => {
+    const { ws, text, base } = await canvas();
+    expect((await readCanvas(ws, { ledger: 'k' })).revision).toBe(base);
+    const { execFileSync } = await import('node:child_process');
+    const child = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${join(import.meta.dirname, '../../src/store/node-writes.ts')}').then(async (m) => { const o = await m.replaceNode(${JSON.stringify(ws)}, { ledger: 'k', node: '${text}', base: '${base}', payload: { text: 'from another process' }, why: 'elsewhere', author: '${AUTHOR}' }); process.stdout.write(o.revision); })`,
+      ],
+      { encoding: 'utf8' },
+    );
+    const r = await readCanvas(ws, { ledger: 'k' });
+    expect(r.revision).toBe(child);
+    expect(r.xml).toContain('from another process');
+  });
+});
