@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { CanvasError } from '../model/canvas-error.js';
 import { gitConfigArgs, gitEnvironment } from './git.js';
-import { holdOpen, IDLE_MS } from './git-handles.js';
+import { holdOpen, IDLE_MS, repoIdentity } from './git-handles.js';
 
 /** One object read through `git cat-file --batch`. */
 export interface GitObject {
@@ -30,6 +30,8 @@ export class GitBatch {
   private readonly queue: Pending[] = [];
   private failed: Error | null = null;
   private idle: NodeJS.Timeout | null = null;
+  /** The repository the process started in ({@link repoIdentity}). */
+  private readonly identity: string;
 
   /**
    * The live batch process of a repository, started on first use or after the last one ended.
@@ -38,7 +40,8 @@ export class GitBatch {
    */
   static shared(repo: string): GitBatch {
     const live = shared.get(repo);
-    if (live && !live.failed) return live;
+    if (live && !live.failed && live.identity === repoIdentity(repo)) return live;
+    live?.close();
     const batch = new GitBatch(repo);
     shared.set(repo, batch);
     return batch;
@@ -46,6 +49,7 @@ export class GitBatch {
 
   /** Start the process in a repository (use {@link GitBatch.shared} to share one). */
   constructor(private readonly repo: string) {
+    this.identity = repoIdentity(repo);
     this.child = spawn('git', [...gitConfigArgs(repo), 'cat-file', '--batch'], {
       cwd: repo,
       env: gitEnvironment(),

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { gitConfigArgs, gitEnvironment } from './git.js';
-import { holdOpen, IDLE_MS } from './git-handles.js';
+import { holdOpen, IDLE_MS, repoIdentity } from './git-handles.js';
 
 /** How a ref transaction ended: git's exit code (0 when it committed) and what it said. */
 export interface RefResult {
@@ -26,6 +26,8 @@ export class RefUpdater {
   private exited: number | null = null;
   private waiting: { oks: number; resolve: (r: RefResult) => void } | null = null;
   private idle: NodeJS.Timeout | null = null;
+  /** The repository the process started in ({@link repoIdentity}). */
+  private readonly identity: string;
 
   /**
    * The live updater of a repository, started now if there is none.
@@ -34,13 +36,15 @@ export class RefUpdater {
    */
   static shared(repo: string): RefUpdater {
     const live = shared.get(repo);
-    if (live && live.exited === null) return live;
+    if (live && live.exited === null && live.identity === repoIdentity(repo)) return live;
+    live?.close();
     const updater = new RefUpdater(repo);
     shared.set(repo, updater);
     return updater;
   }
 
   private constructor(private readonly repo: string) {
+    this.identity = repoIdentity(repo);
     this.child = spawn('git', [...gitConfigArgs(repo), 'update-ref', '--stdin'], {
       cwd: repo,
       env: gitEnvironment(),

@@ -96,3 +96,21 @@ describe('the long-lived git processes a process shares', () => {
     expect(r.xml).toContain('from another process');
   });
 });
+
+describe('a repository replaced at the same path', () => {
+  it('is read and written afresh, never through the git processes of the one it replaced', async () => {
+    const first = await canvas();
+    const other = await canvas();
+    const { cpSync, rmSync } = await import('node:fs');
+    // Use the first workspace's processes, then put the other repository at its path.
+    expect((await readCanvas(first.ws, { ledger: 'k' })).revision).toBe(first.base);
+    rmSync(first.ws.repo, { recursive: true, force: true });
+    cpSync(other.ws.repo, first.ws.repo, { recursive: true });
+    expect((await readCanvas(first.ws, { ledger: 'k' })).revision).toBe(other.base);
+    const o = await replaceNode(first.ws, { ledger: 'k', node: other.text, base: other.base, payload: { text: 'in the copy' }, why: 'after the swap', author: AUTHOR });
+    expect(o.outcome).toBe('applied');
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync('git', ['rev-parse', 'main'], { cwd: first.ws.repo, encoding: 'utf8' }).trim()).toBe((o as { revision: string }).revision);
+    expect((await verifyWorkspace(first.ws)).violations).toEqual([]);
+  });
+});
