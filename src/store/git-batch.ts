@@ -71,6 +71,11 @@ export class GitBatch {
     holdOpen(this.child, false);
   }
 
+  /** False once the process has ended or was closed. */
+  get alive(): boolean {
+    return this.failed === null;
+  }
+
   /** Keep the process open while reads are outstanding; end it after a while without any. */
   private settle(): void {
     if (this.queue.length > 0) {

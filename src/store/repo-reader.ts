@@ -12,17 +12,24 @@ import type { Workspace } from './workspace.js';
  */
 export class RepoReader {
   private readonly commits = new Map<string, CanvasCommit>();
+  private found = false;
+  private batch: GitBatch | null = null;
 
   constructor(readonly ws: Workspace) {}
 
-  /** True when the repository exists (the first `canvas create` makes it). */
+  /** True when the repository exists (the first `canvas create` makes it; once seen, it stays). */
   exists(): boolean {
-    return existsSync(join(this.ws.repo, '.git'));
+    if (!this.found) this.found = existsSync(join(this.ws.repo, '.git'));
+    return this.found;
   }
 
-  /** The repository's shared `git cat-file --batch` (started on first use, see {@link GitBatch.shared}). */
+  /**
+   * The repository's shared `git cat-file --batch` (see {@link GitBatch.shared}), looked up once
+   * per reader; a process that ended is replaced.
+   */
   private get git(): GitBatch {
-    return GitBatch.shared(this.ws.repo);
+    if (!this.batch?.alive) this.batch = GitBatch.shared(this.ws.repo);
+    return this.batch;
   }
 
   /** The raw object at a revision expression, or null. */
@@ -88,5 +95,6 @@ export class RepoReader {
   /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
     this.commits.clear();
+    this.batch = null;
   }
 }
