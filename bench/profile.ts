@@ -30,7 +30,7 @@ const regions = new Map<string, Array<{ line: number; module: string }>>();
 function moduleOf(url: string, line: number): string {
   if (url === '') return '(native)';
   if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/bootstrap')) return 'node: module loader';
-  if (url.startsWith('node:')) return `node: ${url.replace(/^node:(internal\/)?/, '').split('/')[0]!.replace(/_.*$/, '')}`;
+  if (url.startsWith('node:')) return `node: ${url.replace(/^node:(internal\/)?/, '').split('/')[0]!}`;
   if (!url.includes('/dist/cli/')) return url.split('/').slice(-2).join('/');
   const file = new URL(url).pathname;
   let r = regions.get(file);
