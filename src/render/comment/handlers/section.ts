@@ -1,0 +1,20 @@
+import type { RootContent } from 'mdast';
+import type { SectionNode } from '../../../model/types.js';
+import type { CommentContext } from '../comment-context.js';
+import { crossingParagraph } from '../crossing-paragraph.js';
+
+/**
+ * A section in the comment: its title as a bold line, then its children (a comment has no
+ * headings).
+ *
+ * @param node - the section
+ * @param ctx - the comment context
+ * @returns the blocks
+ */
+export function commentSection(node: SectionNode, ctx: CommentContext): RootContent[] {
+  return [
+    { type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: node.title }] }] },
+    ...crossingParagraph(node.id, ctx),
+    ...ctx.renderChildren(node.children),
+  ];
+}
