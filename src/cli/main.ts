@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { registerReadCommands } from './commands/read-commands.js';
+import { registerRenderCommands } from './commands/render-commands.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { printError } from './output.js';
 
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   );
   registerWriteCommands(program);
   registerReadCommands(program);
+  registerRenderCommands(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }
