@@ -109,7 +109,12 @@ async function runScript(ws: Workspace, script: Script): Promise<void> {
     }
     base = r.revision;
     if (typeof step.as === 'string' && r.node) names.set(step.as, r.node);
-    if (Array.isArray(step.as)) step.as.forEach((n, k) => r.nodes?.[k] && names.set(n, r.nodes[k]!));
+    if (Array.isArray(step.as)) {
+      for (const [k, n] of step.as.entries()) {
+        const id = r.nodes?.[k];
+        if (id) names.set(n, id);
+      }
+    }
   }
 }
 
@@ -129,7 +134,8 @@ export function scriptFromXml(xml: string): Script {
     let previous: string | null = null;
     for (const c of children) {
       if (c.type !== 'element') continue;
-      const name = `n${(n += 1)}`;
+      n += 1;
+      const name = `n${n}`;
       if (c.name === 'section') {
         steps.push({ op: 'insert', ...place(parent, previous), section: c.attributes.title ?? '', as: name, why: `the case needs section ${name}` });
         walk(c.children, name);
