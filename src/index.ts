@@ -34,3 +34,6 @@ export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './
 export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { type PageOptions, renderPage } from './render/html/render-page.js';
+export { renderComment } from './render/comment/render-comment.js';
+export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
