@@ -71,8 +71,9 @@ function checkControl(value: string, path: string, where: string): void {
   }
 }
 
+/** Blank: nothing but XML white space (space, tab, line feed, carriage return). */
 function isBlank(s: string): boolean {
-  return s.trim() === '';
+  return /^[ \t\n\r]*$/.test(s);
 }
 
 /** Check attribute names against the element's exact set, and control characters in values. */
