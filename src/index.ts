@@ -34,3 +34,7 @@ export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './
 export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { parseDiagram } from './model/diagram/parse-diagram.js';
+export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
+export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
+export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
