@@ -42,3 +42,7 @@ export { type VerifyReport, type Violation, verifyWorkspace } from './store/veri
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
 export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
 export type { Flattening } from './import/import-plan.js';
+export { parseDiagram } from './model/diagram/parse-diagram.js';
+export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
+export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
+export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
