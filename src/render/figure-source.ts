@@ -2,8 +2,9 @@ import { serializeNode } from '../model/serialize-node.js';
 import type { FigureNode } from '../model/types.js';
 
 /**
- * The source text of a figure, as the comment fences it and a fallback shows it: the diagram or
- * Mermaid source verbatim, or for `svg` its markup in canonical form (docs/canonical.md).
+ * The source text of a figure, as the comment fences it, the prompt shows it, and the page shows it
+ * when a figure cannot be drawn: the diagram or Mermaid source verbatim, or for `svg` its markup in
+ * canonical form (docs/canonical.md).
  *
  * @param figure - the figure node
  * @returns the source text, without a final line feed

@@ -147,15 +147,29 @@ describe('renderPage', () => {
     expect((e as CanvasError).data).toMatchObject({ node: 'd1', type: 'decision' });
   });
 
-  it('shows a diagram and an SVG figure with a caption and their source, never markup from it', async () => {
+  it('draws a diagram and an SVG figure inline, with a caption, labels as text and ids prefixed by the node id', async () => {
     const { tree, all } = await page(
-      '<figure id="f1" v="1" kind="diagram" caption="flow">diagram 1\nnode a "&lt;b&gt;"</figure>' +
-        '<figure id="f2" v="1" kind="svg"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg></figure>',
+      '<figure id="f1" v="1" kind="diagram" caption="flow">diagram 1\nnode a "&lt;b&gt;x&lt;/b&gt;"\nnode b "B"\na -&gt; b</figure>' +
+        '<figure id="f2" v="1" kind="svg"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs><rect width="10" height="10" fill="url(#g)"/></svg></figure>',
     );
-    expect(byId(tree, 'f1')!.tagName).toBe('figure');
-    expect(textOf(elements(byId(tree, 'f1')!).find((e) => e.el.tagName === 'figcaption')!.el)).toBe('Diagram: flow');
-    expect(textOf(byId(tree, 'f1')!)).toContain('node a "<b>"');
+    const f1 = byId(tree, 'f1')!;
+    expect(f1.tagName).toBe('figure');
+    expect(textOf(elements(f1).find((e) => e.el.tagName === 'figcaption')!.el)).toBe('Diagram: flow');
+    expect(elements(f1).some((e) => e.el.tagName === 'svg')).toBe(true);
+    expect(textOf(f1)).toContain('<b>x</b>');
     expect(all.filter((el) => el.tagName === 'b')).toEqual([]);
-    expect(textOf(elements(byId(tree, 'f2')!).find((e) => e.el.tagName === 'figcaption')!.el)).toBe('Picture (SVG)');
+    const f2 = byId(tree, 'f2')!;
+    expect(textOf(elements(f2).find((e) => e.el.tagName === 'figcaption')!.el)).toBe('Picture (SVG)');
+    const gradient = elements(f2).find((e) => e.el.tagName === 'lineargradient' || e.el.tagName === 'linearGradient');
+    expect(gradient?.el.properties.id).toBe('f2-g');
+    expect(all.filter((el) => el.tagName === 'script')).toEqual([]);
+  });
+
+  it('shows the source and why when a diagram cannot be drawn, and still renders the page', async () => {
+    const { tree } = await page('<figure id="f1" v="1" kind="diagram">not a diagram</figure><text id="t1" v="1">after</text>');
+    const f1 = byId(tree, 'f1')!;
+    expect(textOf(elements(f1).find((e) => classes(e.el).includes('figure-error'))!.el)).toContain('DIAGRAM_SYNTAX');
+    expect(textOf(elements(f1).find((e) => e.el.tagName === 'pre')!.el)).toBe('not a diagram');
+    expect(byId(tree, 't1')).toBeDefined();
   });
 });

@@ -8,7 +8,10 @@ import { crossingNote } from '../crossing-note.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
-/** Draw the figure's picture (design section 8). The drawers are loaded only when a page has such a figure. */
+/**
+ * Draw the figure's picture (design section 8). The drawers (dagre; DOMPurify on jsdom) are loaded
+ * only when a page has such a figure, so importing the renderer stays light.
+ */
 async function drawing(node: FigureNode): Promise<ElementContent> {
   const idPrefix = `${node.id}-`;
   switch (node.kind) {
@@ -16,12 +19,12 @@ async function drawing(node: FigureNode): Promise<ElementContent> {
       // Escaped source, readable offline; the pinned module draws it in the browser.
       return h('pre', { className: ['mermaid'] }, node.source);
     case 'diagram': {
-      const { drawDiagram } = await import('./figure-fallback.js');
+      const { drawDiagram } = await import('../../figures/draw-diagram.js');
       return h('div', { className: ['drawing'] }, [await drawDiagram(node.source, { idPrefix })]);
     }
     case 'svg': {
       if (!node.svg) return h('pre', { className: ['figure-source'] }, figureSource(node));
-      const { sanitizeSvg } = await import('./figure-fallback.js');
+      const { sanitizeSvg } = await import('../../figures/sanitize-svg.js');
       return h('div', { className: ['drawing'] }, [await sanitizeSvg(node.svg, { idPrefix })]);
     }
   }
