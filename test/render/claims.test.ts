@@ -154,16 +154,22 @@ describe.each(cases)('the four claims on %s', (name) => {
 });
 
 describe('the crossings case', () => {
-  it('has the crossings the script made: across sections yes; within a section, or away and back, no', async () => {
+  it('has the crossings the script made: across sections yes (a section too); within a section, away and back, or carried by a section, no', async () => {
     const s = await buildCase('crossings');
     const idOf = (text: string): string => {
-      for (const { node } of indexNodes(s.canvas).values()) if ((node.type === 'text' || node.type === 'question') && node.text === text) return node.id;
+      for (const { node } of indexNodes(s.canvas).values()) {
+        if ((node.type === 'text' || node.type === 'question') && node.text === text) return node.id;
+        if (node.type === 'section' && node.title === text) return node.id;
+      }
       throw new Error(text);
     };
     const crossed = Object.fromEntries(s.crossings.map((c) => [c.node, c.reason]));
     expect(crossed).toEqual({
       [idOf('Retries use exponential backoff capped at 30 s.')]: 'settled: the backoff was agreed in the review',
       [idOf('The client logs every retry at debug level.')]: 'decided after all: debug-level retry logs stay',
+      [idOf('Later')]: 'what can wait is part of the inbox, under its own heading',
     });
+    // A section that crossed carries its children along: they did not cross.
+    expect(crossed[idOf('Metrics for retries can wait.')]).toBeUndefined();
   });
 });

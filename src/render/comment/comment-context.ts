@@ -7,6 +7,8 @@ export interface CommentContext {
   snapshot: Snapshot;
   /** The crossings by node id (design section 7). */
   crossings: ReadonlyMap<string, Crossing>;
-  /** Render a section's children. */
-  renderChildren(children: readonly CanvasNode[]): RootContent[];
+  /** The titles of the sections around the node being rendered, outermost first. */
+  titles: readonly string[];
+  /** Render a section's children, inside the given section titles. */
+  renderChildren(children: readonly CanvasNode[], titles: readonly string[]): RootContent[];
 }

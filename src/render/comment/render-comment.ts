@@ -73,12 +73,10 @@ const textHandler: Handle = (node: Text, _parent, state: State, info) => state.s
  */
 export function renderComment(snapshot: Snapshot): string {
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
-  const ctx: CommentContext = {
-    snapshot,
-    crossings,
-    renderChildren: (children: readonly CanvasNode[]) => children.flatMap((child) => renderBlock(child, ctx)),
-  };
-  const body = ctx.renderChildren(snapshot.canvas.children);
+  const renderChildren = (children: readonly CanvasNode[], titles: readonly string[]): RootContent[] =>
+    children.flatMap((child) => renderBlock(child, { ...ctx, titles }));
+  const ctx: CommentContext = { snapshot, crossings, titles: [], renderChildren };
+  const body = renderChildren(snapshot.canvas.children, []);
   const tree: Root = {
     type: 'root',
     children: [...header(snapshot), ...questionIndex(snapshot), ...(body.length > 0 ? body : [paragraph(text('This canvas is empty.'))])],
