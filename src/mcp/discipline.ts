@@ -5,7 +5,7 @@
  */
 export const DISCIPLINE = [
   'Discipline: read first (canvas_read) and pass its Canvas-Base: sha as `base`; change one node per call;',
-  'give a `why` that is one plain line saying why the change is made;',
+  'give a `why`: one plain line that says why the change is made;',
   'never quietly answer an open <question>: settle it only in its own edit that says so in `why`, and raise a question rather than guess.',
   'Check `outcome` explicitly, never just "no error": `applied` {revision, node, diff} went through (diff lists what else changed since your base);',
   '`proposed` {proposalId} is pending, because you are a commenter: an editor or owner approves or rejects it;',
