@@ -42,3 +42,6 @@ export { type VerifyReport, type Violation, verifyWorkspace } from './store/veri
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
 export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
 export type { Flattening } from './import/import-plan.js';
+export type { CanvasServerOptions } from './mcp/build-mcp-server.js';
+export { createMcpServer } from './mcp/create-mcp-server.js';
+export { startMcpServer } from './mcp/start-mcp-server.js';

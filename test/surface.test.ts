@@ -14,6 +14,7 @@ describe('the declared surface', () => {
         "approveProposal",
         "canvasLog",
         "createCanvas",
+        "createMcpServer",
         "diffCanvases",
         "exitCodeFor",
         "freezeCanvas",
@@ -38,6 +39,7 @@ describe('the declared surface', () => {
         "revokeRole",
         "serializeCanvas",
         "serializeNode",
+        "startMcpServer",
         "verifyWorkspace",
       ]
     `);
