@@ -59,6 +59,16 @@ describe('canvas mcp: idempotency keys (design section 6)', () => {
     expect(await listProposals(ws, { ledger: 'k' })).toHaveLength(1);
   });
 
+  it('a retried approval with the same key returns the first outcome instead of PROPOSAL_DECIDED', async () => {
+    const [proposal] = await listProposals(ws, { ledger: 'k' });
+    const call = { workspace: ws.root, ledger: 'k', proposalId: proposal!.id, why: 'a reviewer is needed', idempotencyKey: 'approve-1' };
+    const first = (await eve.write('canvas_approve_proposal', call)) as Applied;
+    expect(first.outcome).toBe('applied');
+    const state = repoState(ws);
+    expect(await eve.write('canvas_approve_proposal', call)).toMatchObject({ outcome: 'applied', revision: first.revision, replayed: true });
+    expect(repoState(ws)).toEqual(state);
+  });
+
   it('a key is scoped to the who: another identity with the same key writes its own edit', async () => {
     const { base: now } = await eve.read('k');
     const o = await eve.write('canvas_insert', { workspace: ws.root, ledger: 'k', after: node, text: 'Eve adds.', base: now, why: 'eve adds', idempotencyKey: 'q-1' });
