@@ -46,3 +46,6 @@ export { parseDiagram } from './model/diagram/parse-diagram.js';
 export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
 export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
 export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
+export type { CanvasServerOptions } from './mcp/build-mcp-server.js';
+export { createMcpServer } from './mcp/create-mcp-server.js';
+export { startMcpServer } from './mcp/start-mcp-server.js';
