@@ -116,7 +116,12 @@ function writer(ledger) {
     ['--xml', '<figure kind="diagram" caption="The write path">diagram 1\ndirection right\nnode read "canvas read"\nnode write "canvas replace --base"\nnode lock "repository lock"\nnode commit "one commit"\nread -> write "decide"\nwrite -> lock -> commit</figure>'],
     'a picture of the write path for the page',
   );
-  w.section('Ruled out', 'what we ruled out, and why');
+  const ruled = w.section('Ruled out', 'what we ruled out, and why');
+  w.insert(
+    ['--into', ruled],
+    ['--text', 'An append-only record log: closer to the house style, but it would rebuild history, diff and blame that git already has.'],
+    'ruled out with the reason, so nobody proposes it again without one',
+  );
 }
 
 // 2. The projections: one canvas, four one-way outputs.

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { registerAccessCommands } from './commands/access-commands.js';
+import { registerBuildCommand } from './commands/build-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerAccessCommands(program);
   registerImportCommand(program);
+  registerBuildCommand(program);
   registerMcpCommand(program);
   registerRenderCommands(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });

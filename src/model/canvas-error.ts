@@ -45,6 +45,7 @@ export type ErrorCode =
   | 'WORKSPACE_MISMATCH'
   | 'VERIFY_FAILED'
   | 'IMPORT_FAILED'
+  | 'BUILD_FAILED'
   | 'GIT_FAILED'
   | 'INTERNAL';
 
@@ -91,6 +92,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   WORKSPACE_MISMATCH: 'rejected',
   VERIFY_FAILED: 'verify',
   IMPORT_FAILED: 'rejected',
+  BUILD_FAILED: 'internal',
   GIT_FAILED: 'internal',
   INTERNAL: 'internal',
 };
