@@ -24,13 +24,19 @@ export type {
   TableNode,
   TextNode,
 } from './model/types.js';
+export { type AccessFile, type GrantRequest, grantRole, type RevokeRequest, revokeRole } from './store/access-writes.js';
+export type { ProposalFile } from './store/apply-edit.js';
 export { createCanvas, freezeCanvas, openCanvas } from './store/canvas-lifecycle.js';
 export { canvasLog } from './store/canvas-log.js';
 export { type CanvasRef, listCanvases } from './store/list-canvases.js';
 export { type HistoryEntry, nodeHistory } from './store/node-history.js';
 export { insertNode, moveNode, removeNode, replaceNode } from './store/node-writes.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
+export { approveProposal, type DecideRequest, listProposals, rejectProposal } from './store/proposals.js';
+export { type AccessReport, readAccess } from './store/read-access.js';
 export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './store/read-canvas.js';
 export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
+export type { Grants, Role } from './store/role.js';
+export { type VerifyReport, type Violation, verifyWorkspace } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';

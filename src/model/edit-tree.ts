@@ -25,7 +25,7 @@ function notFound(ledger: string, id: string, role: string): CanvasError {
 function childrenList(canvas: Canvas, parent: string): CanvasNode[] {
   if (parent === 'root') return canvas.children;
   const found = indexNodes(canvas).get(parent)?.node;
-  if (!found || found.type !== 'section') throw new Error(`not a section: ${parent}`);
+  if (found?.type !== 'section') throw new Error(`not a section: ${parent}`);
   return found.children;
 }
 

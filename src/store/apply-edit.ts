@@ -63,15 +63,20 @@ export interface WriteCommon {
   idempotencyKey?: string | undefined;
 }
 
-/** Hooks for callers that extend the write path (proposals): run under the lock. */
+/** An approval replaying a proposal through the write path (design section 6). */
+export interface ApprovalHook {
+  /** The proposal id. */
+  proposal: string;
+  /**
+   * Called under the lock with the current revision: checks the proposal is still open and
+   * returns the proposal file's new content (decided) and the proposer.
+   */
+  decide: (ctx: EditContext) => Promise<{ file: string; content: string; proposedBy: string }>;
+}
+
+/** Extensions of the write path. */
 export interface EditHooks {
-  /** Decide what a caller whose role is below editor gets. Default: rejected or proposed. */
-  belowEditor?: (ctx: EditContext, role: Role) => Promise<Outcome>;
-  /** Extra files the commit writes (path to content), and extra trailers. */
-  extraFiles?: Record<string, string>;
-  extraTrailers?: Partial<Record<TrailerKey, string>>;
-  /** Skip the role check (the caller checked it: approval replays as the approver). */
-  roleChecked?: boolean;
+  approval?: ApprovalHook;
 }
 
 /** The state a write sees under the lock. */
@@ -161,8 +166,8 @@ async function recover(ctx: EditContext): Promise<void> {
   }
 }
 
-/** Refuse a working file edited outside the tool; accept one lagging one revision behind. */
-async function checkWorkingFile(ctx: EditContext, current: Buffer | null): Promise<void> {
+/** Refuse a working file edited outside the tool; accept one lagging one revision behind (design section 4). */
+export async function checkWorkingFile(ctx: EditContext, current: Buffer | null): Promise<void> {
   const path = `${ctx.ledger}.xml`;
   const file = readWorkingFile(ctx.ws.repo, path);
   if (file === null) return;
@@ -246,12 +251,7 @@ async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCom
  */
 export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
   try {
-    const ledger = checkLedgerId(common.ledger);
-    const why = checkReason(common.why);
-    const author = parseAuthor(common.author);
-    if (common.idempotencyKey !== undefined && !KEY.test(common.idempotencyKey)) {
-      throw new CanvasError('USAGE', `idempotency key "${common.idempotencyKey}" must match ^[A-Za-z0-9._:-]{1,128}$`, 'use a short token such as a UUID');
-    }
+    const { ledger, why, author } = checkCommon(common);
     const needsBase = input.op !== 'create' && input.op !== 'freeze';
     const base = common.base ?? common.require;
     if (needsBase && base === undefined) {
@@ -264,40 +264,117 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
     const spec = toSpec(input);
     if ('payload' in spec) await checkFigures(spec.payload);
     const request = requestHash(ledger, spec, common);
-    if (spec.op === 'create') await ensureRepo(ws);
-    else if (!existsSync(join(ws.repo, '.git'))) {
-      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it first: canvas create ${ledger} --why "..."`, {
-        ledger,
-      });
-    }
-    return await withRepoLock(join(ws.repo, '.git'), async () => {
-      const reader = new RepoReader(ws);
-      try {
-        const ctx: EditContext = {
-          ws,
-          reader,
-          ledger,
-          author,
-          why,
-          spec,
-          main: await reader.main(),
-          revision: await reader.revision(ledger),
-          facts: null,
-          canvas: null,
-          request,
-          base: null,
-          common,
-        };
-        await recover(ctx);
-        return await underLock(ctx, hooks, base);
-      } finally {
-        reader.close();
-      }
-    });
+    return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx) => underLock(ctx, hooks, base));
   } catch (e) {
     if (e instanceof CanvasError && e.kind === 'rejected') return rejected(e);
     throw e;
   }
+}
+
+/**
+ * Check what every write carries before anything is touched: the ledger id, the reason, the
+ * author and the idempotency key's form.
+ *
+ * @throws CanvasError `BAD_LEDGER_ID`, `BAD_REASON`, `BAD_AUTHOR`, `USAGE`
+ */
+export function checkCommon(common: WriteCommon): { ledger: string; why: string; author: Author } {
+  const ledger = checkLedgerId(common.ledger);
+  const why = checkReason(common.why);
+  const author = parseAuthor(common.author);
+  if (common.idempotencyKey !== undefined && !KEY.test(common.idempotencyKey)) {
+    throw new CanvasError('USAGE', `idempotency key "${common.idempotencyKey}" must match ^[A-Za-z0-9._:-]{1,128}$`, 'use a short token such as a UUID');
+  }
+  return { ledger, why, author };
+}
+
+/** What {@link runLocked} needs to set up a write. */
+export interface PreparedWrite {
+  ledger: string;
+  why: string;
+  author: Author;
+  spec: EditSpec;
+  request: string;
+  common: WriteCommon;
+}
+
+/**
+ * Run a write under the repository lock with its context loaded: the repository exists (made on
+ * create), crash leftovers are repaired, the canvas exists (or, for create, does not), and its
+ * facts and current tree are read.
+ *
+ * @throws CanvasError `CANVAS_NOT_FOUND`, `CANVAS_EXISTS`, `LOCK_TIMEOUT`, `GIT_FAILED`
+ */
+export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>): Promise<Outcome> {
+  const notFound = () =>
+    new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${w.ledger} in ${ws.root}`, `create it first: canvas create ${w.ledger} --why "..."`, {
+      ledger: w.ledger,
+    });
+  if (w.spec.op === 'create') await ensureRepo(ws);
+  else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
+  return withRepoLock(join(ws.repo, '.git'), async () => {
+    const reader = new RepoReader(ws);
+    try {
+      const ctx: EditContext = {
+        ws,
+        reader,
+        ledger: w.ledger,
+        author: w.author,
+        why: w.why,
+        spec: w.spec,
+        main: await reader.main(),
+        revision: await reader.revision(w.ledger),
+        facts: null,
+        canvas: null,
+        request: w.request,
+        base: null,
+        common: w.common,
+      };
+      await recover(ctx);
+      if (w.spec.op === 'create') {
+        if (ctx.revision) {
+          throw new CanvasError('CANVAS_EXISTS', `canvas ${w.ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${w.ledger}`, {
+            ledger: w.ledger,
+          });
+        }
+      } else if (!ctx.revision) {
+        throw notFound();
+      }
+      const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
+      if (ctx.revision) {
+        ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
+        if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
+        ctx.canvas = parseCanvas(current.toString('utf8'), w.ledger);
+      }
+      return await fn(ctx, current);
+    } finally {
+      reader.close();
+    }
+  });
+}
+
+/**
+ * Replay an idempotency key (design section 6): the same key from the same who with the same
+ * request returns the original outcome and writes nothing; with another request it is refused.
+ *
+ * @returns the original outcome, or null when the key is new (or none was given)
+ * @throws CanvasError `IDEMPOTENCY_MISMATCH`
+ */
+export function replayKey(ctx: EditContext): Outcome | null {
+  if (ctx.common.idempotencyKey === undefined || !ctx.facts) return null;
+  const seen = ctx.facts.keys[`${ctx.author.who} ${ctx.common.idempotencyKey}`];
+  if (!seen) return null;
+  if (seen.request !== ctx.request) {
+    throw new CanvasError(
+      'IDEMPOTENCY_MISMATCH',
+      `idempotency key ${ctx.common.idempotencyKey} was used by ${ctx.author.who} for another request (commit ${seen.commit.slice(0, 12)})`,
+      'use a new key for a new request',
+      { key: ctx.common.idempotencyKey, commit: seen.commit },
+    );
+  }
+  if (seen.proposal && seen.op === 'propose') {
+    return { outcome: 'proposed', proposalId: seen.proposal, revision: seen.commit, replayed: true };
+  }
+  return { outcome: 'applied', revision: seen.commit, node: seen.node, diff: [], replayed: true };
 }
 
 function toSpec(input: EditInput): EditSpec {
@@ -309,55 +386,36 @@ function toSpec(input: EditInput): EditSpec {
 
 async function underLock(ctx: EditContext, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
   const { reader, ledger, spec } = ctx;
-  if (spec.op === 'create') {
-    if (ctx.revision) {
-      throw new CanvasError('CANVAS_EXISTS', `canvas ${ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${ledger}`, {
-        ledger,
-      });
-    }
-  } else if (!ctx.revision) {
-    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ctx.ws.root}`, `create it first: canvas create ${ledger} --why "..."`, {
-      ledger,
-    });
-  }
   const current = ctx.revision ? await reader.file(ctx.revision, `${ledger}.xml`) : null;
-  if (ctx.revision) {
-    ctx.facts = await canvasFacts(reader, ledger, ctx.revision, true);
-    if (!current) throw new CanvasError('INTERNAL', `canvas ${ledger} has no ${ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
-    ctx.canvas = parseCanvas(current.toString('utf8'), ledger);
-  }
-  // Roles (design section 6): the creator is owner; no default role.
-  if (spec.op !== 'create' && !hooks.roleChecked) {
+  // Roles (design section 6): the creator is owner; no default role. Editors and owners apply;
+  // a commenter's node edit becomes a proposal; a viewer's write is rejected.
+  let mode: 'apply' | 'propose' = 'apply';
+  if (spec.op !== 'create') {
     const role = await roleFor(ctx, ctx.author.who);
-    if (role === null) throw noRole(ctx, 'editor');
-    if (role === 'viewer' || role === 'commenter') {
-      if (hooks.belowEditor) return hooks.belowEditor(ctx, role);
+    if (role === null) throw noRole(ctx, hooks.approval ? 'editor' : spec.op === 'freeze' ? 'editor' : 'commenter');
+    if (hooks.approval && role !== 'editor' && role !== 'owner') {
       throw new CanvasError(
         'ROLE_TOO_LOW',
-        `${ctx.author.who} is ${role} on canvas ${ledger}; writing needs editor or owner`,
-        `ask an owner of ${ledger} to run: canvas grant ${ledger} ${ctx.author.who} editor --why "..."`,
+        `${ctx.author.who} is ${role} on canvas ${ledger}; approving a proposal needs editor or owner`,
+        `ask an owner of ${ledger} for editor: canvas grant ${ledger} ${ctx.author.who} editor --why "..."`,
         { who: ctx.author.who, role },
       );
     }
-  }
-  // Idempotency (design section 6): same key and request replays, another request is refused.
-  if (ctx.common.idempotencyKey !== undefined && ctx.facts) {
-    const seen = ctx.facts.keys[`${ctx.author.who} ${ctx.common.idempotencyKey}`];
-    if (seen) {
-      if (seen.request !== ctx.request) {
-        throw new CanvasError(
-          'IDEMPOTENCY_MISMATCH',
-          `idempotency key ${ctx.common.idempotencyKey} was used by ${ctx.author.who} for another request (commit ${seen.commit.slice(0, 12)})`,
-          'use a new key for a new request',
-          { key: ctx.common.idempotencyKey, commit: seen.commit },
-        );
-      }
-      if (seen.proposal && seen.op === 'propose') {
-        return { outcome: 'proposed', proposalId: seen.proposal, revision: seen.commit, replayed: true };
-      }
-      return { outcome: 'applied', revision: seen.commit, node: seen.node, diff: [], replayed: true };
+    if (role === 'viewer' || (role === 'commenter' && spec.op === 'freeze')) {
+      throw new CanvasError(
+        'ROLE_TOO_LOW',
+        `${ctx.author.who} is ${role} on canvas ${ledger}; ${spec.op === 'freeze' ? 'freezing needs editor or owner' : 'a viewer cannot write or propose'}`,
+        `ask an owner of ${ledger} to run: canvas grant ${ledger} ${ctx.author.who} ${spec.op === 'freeze' ? 'editor' : 'commenter'} --why "..."`,
+        { who: ctx.author.who, role },
+      );
     }
+    if (role === 'commenter') mode = 'propose';
   }
+  // An approval: the proposal must still be open, checked before anything else about the edit.
+  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
+  // Idempotency (design section 6): same key and request replays, another request is refused.
+  const replay = replayKey(ctx);
+  if (replay) return replay;
   await checkWorkingFile(ctx, current);
   // Staleness (design section 5).
   let since: CanvasCommit[] = [];
@@ -442,13 +500,80 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
     }
   }
   void node;
+  if (mode === 'propose') return proposeEdit(ctx, next, spec, named);
+  const extraFiles: Record<string, string> = {};
+  if (hooks.approval && approval) {
+    extraFiles[approval.file] = approval.content;
+    trailers['Canvas-Proposal'] = hooks.approval.proposal;
+    trailers['Canvas-Proposed-By'] = approval.proposedBy;
+  }
   const diff = baseSha ? await diffEntries(ctx, baseSha, since, (n) => n !== named) : [];
-  const revision = await commitDocument(ctx, next, spec.op, named, { ...trailers, ...hooks.extraTrailers }, hooks.extraFiles ?? {});
+  const revision = await commitDocument(ctx, next, spec.op, named, trailers, extraFiles);
   const applied: Applied = { outcome: 'applied', revision, node: named, diff };
   return applied;
 }
 
-async function roleFor(ctx: EditContext, who: string): Promise<Role | null> {
+/** The proposal file of a commenter's write (docs/proposals.md). */
+export interface ProposalFile {
+  id: string;
+  ledger: string;
+  op: 'insert' | 'replace' | 'remove' | 'move';
+  /** The node the edit names (null for an insert: its id is minted on approval). */
+  node: string | null;
+  /** For insert and move: where it goes. */
+  anchor: Anchor | null;
+  /** For insert and replace: the payload's canonical XML. */
+  payload: string | null;
+  /** The revision the proposer decided against. */
+  base: string;
+  require: string | null;
+  why: string;
+  proposedBy: string;
+  /** The canvas revision when it was proposed. */
+  proposedAt: string;
+  status: 'open' | 'approved' | 'rejected';
+  decidedBy?: string;
+  decision?: string;
+}
+
+/** Serialize a proposal file: sorted keys, two-space indent, one final newline. */
+export function proposalJson(p: ProposalFile): string {
+  const sorted = Object.fromEntries(Object.entries(p).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return `${JSON.stringify(sorted, null, 2)}\n`;
+}
+
+/**
+ * Store a commenter's write as a proposal (design section 6): the edit was checked in full
+ * (staleness, schema, the one-node guard) against the current revision, and is recorded in its
+ * own commit touching only `proposals/<ledger>/<id>.json`.
+ */
+async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec, named: string | null): Promise<Outcome> {
+  guardOneNode(ctx.canvas, next, { op: spec.op as 'insert', node: named });
+  const id = createHash('sha256').update(`${ctx.ledger}\n${ctx.revision}\n${ctx.request}`).digest('hex').slice(0, 10);
+  const file: ProposalFile = {
+    id,
+    ledger: ctx.ledger,
+    op: spec.op as ProposalFile['op'],
+    node: spec.op === 'insert' ? null : ((spec as { node: string }).node ?? null),
+    anchor: 'anchor' in spec ? spec.anchor : null,
+    payload: 'payload' in spec ? serializeNode(spec.payload, { payload: true }) : null,
+    base: ctx.base ?? ctx.revision!,
+    require: ctx.common.require ?? null,
+    why: ctx.why,
+    proposedBy: ctx.author.text,
+    proposedAt: ctx.revision!,
+    status: 'open',
+  };
+  const trailers: Partial<Record<TrailerKey, string>> = { 'Canvas-Proposal': id };
+  if (file.node) trailers['Canvas-Proposal-Node'] = file.node;
+  const revision = await commitDocument(ctx, ctx.canvas!, 'propose', file.node, trailers, {
+    [`proposals/${ctx.ledger}/${id}.json`]: proposalJson(file),
+  });
+  return { outcome: 'proposed', proposalId: id, revision };
+}
+
+/** The role a who holds on the canvas at its current revision (design section 6). */
+export async function roleFor(ctx: EditContext, who: string): Promise<Role | null> {
   const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
   const grants = bytes ? ((JSON.parse(bytes.toString('utf8')) as { grants: Grants }).grants ?? null) : null;
   return roleOf(grants, ctx.facts!.creator, who);
@@ -480,7 +605,7 @@ export async function commitDocument(
   extraFiles: Record<string, string>,
 ): Promise<string> {
   const { ws, reader, ledger } = ctx;
-  const guardOp = op === 'approve' || op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
+  const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
   const xml = serializeCanvas(next);
   const reparsed = parseCanvas(xml, ledger);
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
@@ -499,7 +624,7 @@ export async function commitDocument(
     'Canvas-Author': ctx.author.text,
     ...trailers,
   };
-  if (node !== null && all['Canvas-Proposal-Node'] === undefined) all['Canvas-Node'] = node;
+  if (node !== null && DOC_OPS.has(op)) all['Canvas-Node'] = node;
   if (ctx.base && DOC_OPS.has(op)) all['Canvas-Base'] = ctx.base;
   if (ctx.revision) all['Canvas-Previous'] = ctx.revision;
   if (ctx.common.idempotencyKey !== undefined) {

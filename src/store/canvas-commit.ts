@@ -3,7 +3,11 @@
  * `<op>: <reason>`), then one paragraph of `Canvas-*` trailers written by the store itself.
  */
 
-/** The operations recorded in `Canvas-Op`. */
+/**
+ * The operations recorded in `Canvas-Op`. An approved proposal is recorded as the edit it
+ * replays (insert, replace, remove, move) with `Canvas-Proposal` and `Canvas-Proposed-By`, so a
+ * node's history reads the same whoever applied it (docs/proposals.md).
+ */
 export type CanvasOp =
   | 'create'
   | 'insert'
@@ -14,7 +18,6 @@ export type CanvasOp =
   | 'grant'
   | 'revoke'
   | 'propose'
-  | 'approve'
   | 'reject';
 
 /** Every trailer key, in the order the store writes them. */
@@ -80,7 +83,7 @@ export function formatCommitMessage(
   return `${subject}\n\n${lines.join('\n')}\n`;
 }
 
-const OPS = new Set<string>(['create', 'insert', 'replace', 'remove', 'move', 'freeze', 'grant', 'revoke', 'propose', 'approve', 'reject']);
+const OPS = new Set<string>(['create', 'insert', 'replace', 'remove', 'move', 'freeze', 'grant', 'revoke', 'propose', 'reject']);
 
 /**
  * Parse a raw commit object (as `git cat-file commit` prints it).

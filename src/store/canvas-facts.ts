@@ -55,7 +55,7 @@ export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
   if (node !== undefined && !f.ids.includes(node)) f.ids.push(node);
   const key = t['Canvas-Idempotency-Key'];
   if (key !== undefined) {
-    const who = whoOf(t['Canvas-Proposed-By'] && c.op === 'propose' ? t['Canvas-Proposed-By'] : t['Canvas-Author']);
+    const who = whoOf(t['Canvas-Author']);
     f.keys[`${who} ${key}`] = {
       request: t['Canvas-Request'] ?? '',
       commit: c.sha,

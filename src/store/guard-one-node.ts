@@ -45,7 +45,7 @@ function siblingsWithout(index: Map<string, IndexedNode>, skip: string | null): 
  *   `NO_CHANGE`, `SCHEMA` (root attributes changed)
  */
 export function guardOneNode(before: Canvas | null, after: Canvas, claim: GuardClaim): void {
-  const refuse = (others: string[], detail: string): never => {
+  const refuse: (others: string[], detail: string) => never = (others, detail) => {
     throw new CanvasError(
       'TWO_NODES',
       `${claim.op}${claim.node ? ` ${claim.node}` : ''} would change more than the one node it names: ${detail}`,
@@ -87,35 +87,38 @@ export function guardOneNode(before: Canvas | null, after: Canvas, claim: GuardC
     if (n !== null) refuse([n], 'freeze names no node');
     return;
   }
-  if (n === null) return refuse([], `${claim.op} names no node`);
+  if (n === null) {
+    refuse([], `${claim.op} names no node`);
+    return;
+  }
   const was = a.get(n);
   const now = b.get(n);
   switch (claim.op) {
     case 'insert':
-      if (was || !now) return refuse([n], `insert must add ${n} as a new node`);
-      if (now.node.v !== 1) return refuse([n], `an inserted node starts at v=1`);
+      if (was || !now) refuse([n], `insert must add ${n} as a new node`);
+      if (now.node.v !== 1) refuse([n], `an inserted node starts at v=1`);
       if (now.node.type === 'section' && now.node.children.length > 0) {
         throw new CanvasError('HAS_CHILDREN', `an inserted section is born empty`, 'insert each child with its own write', { node: n });
       }
       return;
     case 'replace':
-      if (!was || !now) return refuse([n], `replace keeps ${n}`);
-      if (now.parent !== was.parent || now.index !== was.index) return refuse([n], `replace keeps ${n} in its place`);
-      if (now.node.v !== was.node.v + 1) return refuse([n], `replace bumps v by one`);
+      if (!was || !now) refuse([n], `replace keeps ${n}`);
+      if (now.parent !== was.parent || now.index !== was.index) refuse([n], `replace keeps ${n} in its place`);
+      if (now.node.v !== was.node.v + 1) refuse([n], `replace bumps v by one`);
       if (withoutV(shallow(now)) === withoutV(shallow(was))) {
         throw new CanvasError('NO_CHANGE', `replace ${n} changes nothing`, 'send the new content', { node: n });
       }
       return;
     case 'move':
-      if (!was || !now) return refuse([n], `move keeps ${n}`);
-      if (withoutV(shallow(now)) !== withoutV(shallow(was))) return refuse([n], `move keeps the content of ${n}`);
-      if (now.node.v !== was.node.v + 1) return refuse([n], `move bumps v by one`);
+      if (!was || !now) refuse([n], `move keeps ${n}`);
+      if (withoutV(shallow(now)) !== withoutV(shallow(was))) refuse([n], `move keeps the content of ${n}`);
+      if (now.node.v !== was.node.v + 1) refuse([n], `move bumps v by one`);
       if (now.parent === was.parent && now.index === was.index) {
         throw new CanvasError('NO_CHANGE', `move ${n} leaves it where it is`, 'name another anchor', { node: n });
       }
       return;
     case 'remove':
-      if (!was || now) return refuse([n], `remove drops ${n}`);
+      if (!was || now) refuse([n], `remove drops ${n}`);
       if (was.node.type === 'section' && was.node.children.length > 0) {
         throw new CanvasError('HAS_CHILDREN', `section ${n} has children`, 'remove or move each child first', { node: n });
       }

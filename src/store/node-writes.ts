@@ -1,4 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
+import type { Anchor } from '../model/edit-tree.js';
 import { anchorOf } from './anchor-of.js';
 import { applyEdit } from './apply-edit.js';
 import type { Outcome, Rejected } from './outcome.js';
@@ -22,7 +23,7 @@ function asRejected(e: unknown): Rejected {
  * @throws CanvasError `NO_ROLE`, internal errors
  */
 export async function insertNode(ws: Workspace, req: InsertRequest): Promise<Outcome> {
-  let anchor;
+  let anchor: Anchor;
   try {
     anchor = anchorOf(req, 'insert');
   } catch (e) {
@@ -62,7 +63,7 @@ export function removeNode(ws: Workspace, req: RemoveRequest): Promise<Outcome> 
  * @throws CanvasError `NO_ROLE`, internal errors
  */
 export async function moveNode(ws: Workspace, req: MoveRequest): Promise<Outcome> {
-  let anchor;
+  let anchor: Anchor;
   try {
     anchor = anchorOf(req, 'move');
   } catch (e) {

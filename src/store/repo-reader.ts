@@ -45,7 +45,7 @@ export class RepoReader {
     if (cached) return cached;
     if (!this.exists()) return null;
     const o = await this.git.read(rev.length === 40 ? rev : `${rev}^{commit}`);
-    if (!o || o.type !== 'commit') return null;
+    if (o?.type !== 'commit') return null;
     const c = parseCommit(o.sha, o.content);
     this.commits.set(o.sha, c);
     return c;

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { CanvasError } from '../model/canvas-error.js';
+import { checkLedgerId } from '../model/check-ledger-id.js';
+import { parsePayload } from '../model/parse-payload.js';
+import {
+  applyEdit,
+  checkCommon,
+  checkWorkingFile,
+  commitDocument,
+  type EditContext,
+  type EditInput,
+  noRole,
+  type ProposalFile,
+  proposalJson,
+  replayKey,
+  roleFor,
+  runLocked,
+} from './apply-edit.js';
+import type { Outcome, Rejected } from './outcome.js';
+import { RepoReader } from './repo-reader.js';
+import type { WriteRequest } from './write-requests.js';
+import { parseTree } from './write-tree.js';
+import type { Workspace } from './workspace.js';
+
+/** `canvas approve` and `canvas reject`. */
+export interface DecideRequest extends WriteRequest {
+  proposal: string;
+}
+
+async function readProposal(reader: RepoReader, revision: string, ledger: string, id: string): Promise<ProposalFile | null> {
+  if (!/^[0-9a-f]{10}$/.test(id)) return null;
+  const bytes = await reader.file(revision, `proposals/${ledger}/${id}.json`);
+  return bytes ? (JSON.parse(bytes.toString('utf8')) as ProposalFile) : null;
+}
+
+function notFound(ledger: string, id: string): CanvasError {
+  return new CanvasError('PROPOSAL_NOT_FOUND', `canvas ${ledger} has no proposal ${id}`, `list them: canvas proposals ${ledger}`, { proposal: id });
+}
+
+function decided(p: ProposalFile): CanvasError {
+  return new CanvasError(
+    'PROPOSAL_DECIDED',
+    `proposal ${p.id} was already ${p.status}${p.decidedBy ? ` by ${p.decidedBy}` : ''}; a proposal is decided once`,
+    `list open proposals: canvas proposals ${p.ledger}`,
+    { proposal: p.id, status: p.status },
+  );
+}
+
+/**
+ * List a canvas's proposals (design section 6), open ones first, then by id.
+ *
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
+ */
+export async function listProposals(ws: Workspace, options: { ledger: string }): Promise<ProposalFile[]> {
+  const ledger = checkLedgerId(options.ledger);
+  const reader = new RepoReader(ws);
+  try {
+    const revision = await reader.revision(ledger);
+    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+    const tree = await reader.object(`${revision}:proposals/${ledger}`);
+    const out: ProposalFile[] = [];
+    for (const e of tree ? parseTree(tree) : []) {
+      const p = await readProposal(reader, revision, ledger, e.name.replace(/\.json$/, ''));
+      if (p) out.push(p);
+    }
+    return out.sort((a, b) => (a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1);
+  } finally {
+    reader.close();
+  }
+}
+
+function editOf(p: ProposalFile): EditInput {
+  switch (p.op) {
+    case 'insert':
+      return { op: 'insert', payload: parsePayload(p.payload!), anchor: p.anchor! };
+    case 'replace':
+      return { op: 'replace', node: p.node!, payload: parsePayload(p.payload!) };
+    case 'remove':
+      return { op: 'remove', node: p.node! };
+    case 'move':
+      return { op: 'move', node: p.node!, anchor: p.anchor! };
+  }
+}
+
+/**
+ * Approve a proposal (design section 6): an editor or owner replays it through the same write
+ * path against the proposal's own base, so a node that moved since is a conflict. The applied
+ * commit is the edit's, authored by the approver, with `Canvas-Proposal` and
+ * `Canvas-Proposed-By`; the proposal file is marked approved in the same commit.
+ *
+ * @returns applied, conflict (the proposal stays open), or rejected (`PROPOSAL_NOT_FOUND`,
+ *   `PROPOSAL_DECIDED`, `ROLE_TOO_LOW`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export async function approveProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
+  let p: ProposalFile | null;
+  try {
+    const ledger = checkLedgerId(req.ledger);
+    const reader = new RepoReader(ws);
+    try {
+      const revision = reader.exists() ? await reader.revision(ledger) : null;
+      if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+      p = await readProposal(reader, revision, ledger, req.proposal);
+    } finally {
+      reader.close();
+    }
+    if (!p) throw notFound(ledger, req.proposal);
+  } catch (e) {
+    return rejectedOf(e);
+  }
+  const proposal = p;
+  return applyEdit(
+    ws,
+    editOf(proposal),
+    { ledger: req.ledger, why: req.why, author: req.author, base: proposal.base, require: proposal.require ?? undefined, idempotencyKey: req.idempotencyKey },
+    {
+      approval: {
+        proposal: proposal.id,
+        decide: async (ctx: EditContext) => {
+          const now = await readProposal(ctx.reader, ctx.revision!, ctx.ledger, proposal.id);
+          if (!now) throw notFound(ctx.ledger, proposal.id);
+          if (now.status !== 'open') throw decided(now);
+          const content = proposalJson({ ...now, status: 'approved', decidedBy: ctx.author.text, decision: ctx.why });
+          return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy };
+        },
+      },
+    },
+  );
+}
+
+function rejectedOf(e: unknown): Rejected {
+  if (e instanceof CanvasError && e.kind === 'rejected') return { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
+  throw e;
+}
+
+/**
+ * Reject a proposal (design section 6): an editor or owner, once; one commit touching only the
+ * proposal's file, with `Canvas-Proposal`.
+ *
+ * @returns applied (node null) or rejected (`PROPOSAL_NOT_FOUND`, `PROPOSAL_DECIDED`,
+ *   `ROLE_TOO_LOW`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
+  try {
+    const { ledger, why, author } = checkCommon(req);
+    const request = createHash('sha256').update(JSON.stringify({ op: 'reject', ledger, why, proposal: req.proposal })).digest('hex').slice(0, 32);
+    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request, common: req }, async (ctx, current) => {
+      const role = await roleFor(ctx, author.who);
+      if (role === null) throw noRole(ctx, 'editor');
+      if (role !== 'editor' && role !== 'owner') {
+        throw new CanvasError('ROLE_TOO_LOW', `${author.who} is ${role} on canvas ${ledger}; rejecting a proposal needs editor or owner`, `ask an owner for editor`, {
+          who: author.who,
+          role,
+        });
+      }
+      const replay = replayKey(ctx);
+      if (replay) return replay;
+      await checkWorkingFile(ctx, current);
+      const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
+      if (!p) throw notFound(ledger, req.proposal);
+      if (p.status !== 'open') throw decided(p);
+      const revision = await commitDocument(ctx, ctx.canvas!, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
+        [`proposals/${ledger}/${p.id}.json`]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
+      });
+      return { outcome: 'applied', revision, node: null, diff: [] };
+    });
+  } catch (e) {
+    return rejectedOf(e);
+  }
+}

@@ -1,0 +1,335 @@
+import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+import { checkLedgerId } from '../model/check-ledger-id.js';
+import { checkReason } from '../model/check-reason.js';
+import { indexNodes } from '../model/index-nodes.js';
+import { parseAuthor } from '../model/parse-author.js';
+import { parseCanvas } from '../model/parse-canvas.js';
+import { serializeCanvas } from '../model/serialize-canvas.js';
+import type { Canvas } from '../model/types.js';
+import { type CanvasCommit, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
+import { runGit } from './git.js';
+import { guardOneNode } from './guard-one-node.js';
+import { RepoReader } from './repo-reader.js';
+import { withRepoLock } from './repo-lock.js';
+import { readWorkingFile, writeWorkingFile } from './working-file.js';
+import type { Workspace } from './workspace.js';
+
+/** One thing `verify` found wrong. */
+export interface Violation {
+  /** What rule was broken: `commit`, `trailers`, `files`, `chain`, `schema`, `canonical`, `guard`, `version`, `ref`, `working-tree`. */
+  rule: string;
+  /** The error code that names it, where one applies (for example `TWO_NODES`, `SCHEMA`). */
+  code?: string;
+  commit?: string;
+  ledger?: string;
+  path?: string;
+  message: string;
+}
+
+/** What `verify` found. */
+export interface VerifyReport {
+  ok: boolean;
+  /** Commits replayed. */
+  commits: number;
+  /** Canvases seen. */
+  canvases: number;
+  violations: Violation[];
+  /** What was repaired (working files left one revision behind by a crash, stale locks). */
+  repaired: string[];
+}
+
+interface CanvasState {
+  revision: string;
+  canvas: Canvas;
+  counts: Map<string, number>;
+  xml: Buffer;
+}
+
+interface RawEntry {
+  path: string;
+  newSha: string;
+  status: string;
+}
+
+const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
+
+/** Parse `git log --raw -z` output into commits with their changed paths. */
+function parseLog(out: string): Array<{ commit: CanvasCommit; files: RawEntry[] }> {
+  const result: Array<{ commit: CanvasCommit; files: RawEntry[] }> = [];
+  for (const record of out.split('\x1e')) {
+    if (record.trim() === '') continue;
+    const end = record.indexOf('\x1f');
+    const head = record.slice(0, end);
+    const raw = record.slice(end + 1);
+    const [sha, parents, tree, name, time, ...rest] = head.split('\x00');
+    const text = `tree ${tree}\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${rest.join('\x00')}`;
+    const files: RawEntry[] = [];
+    const parts = raw.replace(/^[\n\x00]+/, '').split('\x00');
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const meta = parts[i]!.trim();
+      const path = parts[i + 1]!;
+      if (!meta.startsWith(':')) continue;
+      const f = meta.slice(1).split(' ');
+      files.push({ path, newSha: f[3] ?? '', status: f[4] ?? '' });
+    }
+    result.push({ commit: parseCommit(sha!, text), files });
+  }
+  return result;
+}
+
+function allowedFiles(op: string, ledger: string, c: CanvasCommit): (path: string) => boolean {
+  const proposal = c.trailers['Canvas-Proposal'];
+  const proposalFile = (p: string) => proposal !== undefined && p === `proposals/${ledger}/${proposal}.json`;
+  switch (op) {
+    case 'create':
+    case 'insert':
+    case 'replace':
+    case 'remove':
+    case 'move':
+      return (p) => p === `${ledger}.xml` || (proposal !== undefined && proposalFile(p));
+    case 'grant':
+    case 'revoke':
+      return (p) => p === `access/${ledger}.json`;
+    case 'propose':
+    case 'reject':
+      return proposalFile;
+    default:
+      return () => false;
+  }
+}
+
+function listWorkingFiles(dir: string, root: string, out: string[]): void {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const rel = relative(root, p);
+    if (rel === '.git') continue;
+    if (statSync(p).isDirectory()) listWorkingFiles(p, root, out);
+    else out.push(rel);
+  }
+}
+
+/**
+ * Verify the repository (design sections 3-4; the acceptance ledger's `verify` is the model):
+ * replay every commit of main against the rules, and compare the working tree with main. Each
+ * commit must be a store commit (one parent, the store's subject and trailers, a valid reason
+ * and author, `Canvas-Previous` naming the canvas's previous commit), touch only the files its op
+ * may touch, leave a canonical, schema-valid document that passes the one-node guard against the
+ * previous one, with every node's `v` equal to the number of commits naming it; each
+ * `refs/canvas/<ledger>` must point at its canvas's last commit. A working file one revision
+ * behind (a write cut short by a crash) is repaired, not reported; any other difference is
+ * reported as made outside the tool. Runs under the repository lock.
+ *
+ * @param ws - the workspace
+ * @param options - `ledger` to report on one canvas only
+ * @returns the report; `ok` is false when anything was found
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND` (an unknown ledger), `GIT_FAILED`
+ */
+export async function verifyWorkspace(ws: Workspace, options: { ledger?: string | undefined } = {}): Promise<VerifyReport> {
+  const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
+  if (!existsSync(join(ws.repo, '.git'))) {
+    if (only) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
+    return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [] };
+  }
+  return withRepoLock(join(ws.repo, '.git'), async () => {
+    const reader = new RepoReader(ws);
+    try {
+      return await verifyLocked(ws, reader, only);
+    } finally {
+      reader.close();
+    }
+  });
+}
+
+async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | undefined): Promise<VerifyReport> {
+  const violations: Violation[] = [];
+  const repaired: string[] = [];
+  const gitDir = join(ws.repo, '.git');
+  for (const p of ['refs/heads/main.lock', 'packed-refs.lock', 'HEAD.lock']) {
+    if (existsSync(join(gitDir, p))) {
+      unlinkSync(join(gitDir, p));
+      repaired.push(`removed the stale lock .git/${p}`);
+    }
+  }
+  const main = await reader.main();
+  const canvases = new Map<string, CanvasState>();
+  const seen = new Set<string>();
+  let count = 0;
+  if (main) {
+    const { stdout } = await runGit(ws.repo, [
+      '-c', 'core.quotePath=false',
+      'log', '--reverse', '--root', '--no-renames', '--raw', '--no-abbrev', '-z',
+      '--format=%x1e%H%x00%P%x00%T%x00%an%x00%at%x00%B%x1f',
+      main,
+    ]);
+    let previousMain: string | null = null;
+    for (const { commit: c, files } of parseLog(stdout)) {
+      count += 1;
+      const report = (rule: string, message: string, extra: Partial<Violation> = {}) => {
+        violations.push({ rule, commit: c.sha, ...(c.ledger ? { ledger: c.ledger } : {}), message, ...extra });
+      };
+      await checkCommit(c, files, previousMain, canvases, seen, reader, report);
+      seen.add(c.sha);
+      previousMain = c.sha;
+    }
+  }
+  // Refs: each canvas ref at its canvas's last commit, and no ref without a canvas.
+  const { stdout: refs } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
+  const refMap = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  for (const [ledger, state] of canvases) {
+    if (refMap.get(ledger) !== state.revision) {
+      violations.push({
+        rule: 'ref',
+        ledger,
+        message: `refs/canvas/${ledger} is ${refMap.get(ledger)?.slice(0, 12) ?? 'missing'} but the canvas's last commit on main is ${state.revision.slice(0, 12)}`,
+      });
+    }
+  }
+  for (const ledger of refMap.keys()) {
+    if (!canvases.has(ledger)) violations.push({ rule: 'ref', ledger, message: `refs/canvas/${ledger} names no canvas on main` });
+  }
+  // The working tree against main.
+  if (main) await checkWorkingTree(ws, reader, main, violations, repaired);
+  const filtered = only
+    ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.includes(only))))
+    : violations;
+  if (only && !canvases.has(only)) {
+    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
+  }
+  return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired };
+}
+
+async function checkCommit(
+  c: CanvasCommit,
+  files: RawEntry[],
+  previousMain: string | null,
+  canvases: Map<string, CanvasState>,
+  seen: Set<string>,
+  reader: RepoReader,
+  report: (rule: string, message: string, extra?: Partial<Violation>) => void,
+): Promise<void> {
+  if (c.parents.length !== (previousMain ? 1 : 0)) {
+    report('commit', `a commit with ${c.parents.length} parents: main is linear, one parent per commit`);
+  }
+  if (!c.op || !c.ledger) {
+    report('commit', `not made by the store: no Canvas-Op/Canvas-Ledger trailers (subject "${c.subject.slice(0, 60)}")`, {
+      path: files.map((f) => f.path).join(', '),
+    });
+    return;
+  }
+  const ledger = c.ledger;
+  const t = c.trailers;
+  try {
+    checkLedgerId(ledger);
+    checkReason(c.reason);
+    parseAuthor(t['Canvas-Author']);
+  } catch (e) {
+    report('trailers', (e as Error).message, { code: (e as CanvasError).code });
+  }
+  const expected = formatCommitMessage(c.op, t['Canvas-Node'] ?? t['Canvas-Proposal-Node'] ?? null, c.reason, t as Partial<Record<TrailerKey, string>>);
+  const unknown = Object.keys(t).filter((k) => !TRAILER_ORDER.includes(k as TrailerKey));
+  if (expected.trimEnd() !== c.message.trimEnd() || unknown.length > 0) {
+    report('trailers', `the message is not the store's: subject "<op> <node>: <reason>" then only Canvas-* trailers`);
+  }
+  if (c.authorName !== t['Canvas-Author']) {
+    report('trailers', `the git author "${c.authorName}" is not the Canvas-Author "${t['Canvas-Author'] ?? ''}"`);
+  }
+  const state = canvases.get(ledger);
+  if (c.op === 'create') {
+    if (state) report('chain', `a second create of canvas ${ledger}`);
+    if (t['Canvas-Previous'] !== undefined) report('chain', 'create names a Canvas-Previous');
+  } else if (!state) {
+    report('chain', `${c.op} on canvas ${ledger}, which was never created`);
+    return;
+  } else if (t['Canvas-Previous'] !== state.revision) {
+    report('chain', `Canvas-Previous is ${t['Canvas-Previous']?.slice(0, 12) ?? 'missing'}, but the canvas's previous commit is ${state.revision.slice(0, 12)}`);
+  }
+  const allowed = allowedFiles(c.op, ledger, c);
+  for (const f of files) {
+    if (!allowed(f.path)) report('files', `${c.op} may not touch ${f.path}`, { path: f.path });
+  }
+  const base = t['Canvas-Base'];
+  if (DOC_OPS.has(c.op)) {
+    if (base === undefined || !seen.has(base)) report('trailers', `Canvas-Base ${base?.slice(0, 12) ?? 'missing'} is not an earlier commit on main`);
+    if (t['Canvas-Node'] === undefined) report('trailers', `${c.op} names no Canvas-Node`);
+  }
+  const docFile = files.find((f) => f.path === `${ledger}.xml`);
+  let next: Canvas | null = state?.canvas ?? null;
+  let xml = state?.xml ?? Buffer.alloc(0);
+  if (docFile) {
+    const bytes = await reader.object(docFile.newSha);
+    xml = bytes ?? Buffer.alloc(0);
+    try {
+      next = parseCanvas(xml.toString('utf8'), ledger);
+      if (serializeCanvas(next) !== xml.toString('utf8')) report('canonical', `${ledger}.xml is not in canonical form`, { path: `${ledger}.xml` });
+    } catch (e) {
+      report('schema', (e as Error).message, { code: (e as CanvasError).code, path: `${ledger}.xml` });
+      next = null;
+    }
+  }
+  if (!next) return;
+  const docOp = DOC_OPS.has(c.op) || c.op === 'create' ? c.op : 'freeze';
+  try {
+    guardOneNode(state?.canvas ?? null, next, {
+      op: docOp as 'create' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze',
+      node: docOp === 'create' || docOp === 'freeze' ? null : (t['Canvas-Node'] ?? null),
+    });
+  } catch (e) {
+    report('guard', (e as Error).message, { code: (e as CanvasError).code });
+  }
+  const counts = new Map(state?.counts ?? []);
+  const node = t['Canvas-Node'];
+  if (node !== undefined && DOC_OPS.has(c.op)) counts.set(node, (counts.get(node) ?? 0) + 1);
+  if (c.op === 'move' && node !== undefined && state) {
+    const from = indexNodes(state.canvas).get(node)?.parent;
+    const to = indexNodes(next).get(node)?.parent;
+    if (t['Canvas-From'] !== from || t['Canvas-To'] !== to) {
+      report('trailers', `move ${node}: Canvas-From/Canvas-To say ${t['Canvas-From']} -> ${t['Canvas-To']}, the document says ${from} -> ${to}`);
+    }
+  }
+  for (const [id, e] of indexNodes(next)) {
+    if (e.node.v !== (counts.get(id) ?? 0)) {
+      report('version', `node ${id} has v=${e.node.v} but ${counts.get(id) ?? 0} commit(s) name it`);
+    }
+  }
+  canvases.set(ledger, { revision: c.sha, canvas: next, counts, xml });
+}
+
+async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string, violations: Violation[], repaired: string[]): Promise<void> {
+  const { stdout } = await runGit(ws.repo, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', main]);
+  const tracked = new Map<string, string>();
+  for (const entry of stdout.split('\x00').filter(Boolean)) {
+    const tab = entry.indexOf('\t');
+    tracked.set(entry.slice(tab + 1), entry.slice(0, tab).split(' ')[2]!);
+  }
+  const present: string[] = [];
+  listWorkingFiles(ws.repo, ws.repo, present);
+  for (const [path, sha] of tracked) {
+    const want = await reader.object(sha);
+    const have = readWorkingFile(ws.repo, path);
+    if (want && have?.equals(want)) continue;
+    // Lagging by one revision (a write cut short after its commit): repair it.
+    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : /^access\/(.*)\.json$/.exec(path)?.[1];
+    const revision = ledger ? await reader.revision(ledger) : null;
+    const rc = revision ? await reader.commit(revision) : null;
+    const previous = rc?.trailers['Canvas-Previous'];
+    const before = previous ? await reader.file(previous, path) : null;
+    if (want && (have === null || (before && have.equals(before)))) {
+      writeWorkingFile(ws.repo, path, want);
+      repaired.push(`${path} was ${have === null ? 'missing' : 'one revision behind'} (a write was cut short); rewritten from main`);
+      continue;
+    }
+    violations.push({
+      rule: 'working-tree',
+      path,
+      ...(ledger ? { ledger } : {}),
+      message: `${path} differs from main: it was edited outside the tool`,
+    });
+  }
+  for (const path of present) {
+    if (!tracked.has(path)) {
+      violations.push({ rule: 'working-tree', path, message: `${path} is not in main: it was added outside the tool` });
+    }
+  }
+}

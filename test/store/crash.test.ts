@@ -1,0 +1,96 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import type { Workspace } from '../../src/store/workspace.js';
+import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
+
+function headFile(ws: Workspace, path: string): string {
+  return execFileSync('git', ['show', `main:${path}`], { cwd: ws.repo, encoding: 'utf8' });
+}
+
+async function setup(): Promise<{ ws: Workspace; node: string }> {
+  const ws = tempWorkspace();
+  await createCanvas(ws, { ledger: 'c', why: 'crash trials', author: AUTHOR });
+  const r = await readCanvas(ws, { ledger: 'c' });
+  const o = await insertNode(ws, { ledger: 'c', into: 'root', payload: { text: 'first' }, base: r.revision, why: 'a node to rewrite', author: AUTHOR });
+  if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
+  return { ws, node: o.node! };
+}
+
+/** After a crash: verify green (repairing), the working file equals main, the next write succeeds. */
+async function recovers(ws: Workspace, node: string, label: string): Promise<void> {
+  const report = await verifyWorkspace(ws);
+  expect(report.violations, label).toEqual([]);
+  expect(readFileSync(join(ws.repo, 'c.xml'), 'utf8'), label).toBe(headFile(ws, 'c.xml'));
+  const r = await readCanvas(ws, { ledger: 'c' });
+  const o = await replaceNode(ws, { ledger: 'c', node, payload: { text: `after ${label}` }, base: r.revision, why: 'the next write', author: AUTHOR });
+  expect(o.outcome, label).toBe('applied');
+}
+
+describe('a writer killed at any instant', () => {
+  it('leaves main at the old or the new commit, verify green, the working file equal to main, and no lock forever (60 trials)', async () => {
+    const { ws, node } = await setup();
+    process.env.CANVAS_LOCK_TIMEOUT_MS = '10000';
+    let killedMidWrite = 0;
+    for (let trial = 0; trial < 60; trial += 1) {
+      const before = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
+      const r = await readCanvas(ws, { ledger: 'c' });
+      const child = spawn(
+        process.execPath,
+        [join(ROOT, 'bin/canvas.js'), 'replace', 'c', node, '--text', `trial ${trial}`, '--base', r.revision, '--why', `trial ${trial}`],
+        { env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR }, stdio: 'ignore' },
+      );
+      // Kill somewhere across the process's life: start-up, the critical section, or after.
+      await sleep(40 + ((trial * 37) % 120));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.on('close', resolve));
+      const after = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
+      if (existsSync(join(ws.repo, '.git', 'canvas.lock'))) killedMidWrite += 1;
+      // main is at the old commit or at a new commit whose parent is the old one.
+      if (after !== before) {
+        expect(execFileSync('git', ['rev-parse', `${after}^`], { cwd: ws.repo, encoding: 'utf8' }).trim()).toBe(before);
+      }
+      await recovers(ws, node, `trial ${trial}`);
+    }
+    // Some kills landed inside the critical section (the lock was left behind and broken).
+    expect(killedMidWrite).toBeGreaterThan(0);
+  });
+
+  it('repairs a working file left one revision behind (killed after the commit, before the file)', async () => {
+    const { ws, node } = await setup();
+    const old = readFileSync(join(ws.repo, 'c.xml'), 'utf8');
+    const r = await readCanvas(ws, { ledger: 'c' });
+    await replaceNode(ws, { ledger: 'c', node, payload: { text: 'second' }, base: r.revision, why: 'move on', author: AUTHOR });
+    writeFileSync(join(ws.repo, 'c.xml'), old);
+    await recovers(ws, node, 'lagging file');
+  });
+
+  it('breaks a lock whose process is gone, and clears a stale main.lock while holding it', async () => {
+    const { ws, node } = await setup();
+    writeFileSync(join(ws.repo, '.git', 'canvas.lock'), JSON.stringify({ pid: 999999, start: '1', nonce: 'dead' }));
+    writeFileSync(join(ws.repo, '.git', 'refs', 'heads', 'main.lock'), 'stale');
+    await recovers(ws, node, 'stale locks');
+    expect(existsSync(join(ws.repo, '.git', 'refs', 'heads', 'main.lock'))).toBe(false);
+  });
+
+  it('repairs a canvas ref left behind main by a ref transaction cut short', async () => {
+    const { ws, node } = await setup();
+    const r = await readCanvas(ws, { ledger: 'c' });
+    const o = await replaceNode(ws, { ledger: 'c', node, payload: { text: 'second' }, base: r.revision, why: 'move on', author: AUTHOR });
+    if (o.outcome !== 'applied') throw new Error('setup');
+    execFileSync('git', ['update-ref', 'refs/canvas/c', r.revision], { cwd: ws.repo });
+    writeFileSync(join(ws.repo, '.git', 'refs', 'canvas', 'c.lock'), o.revision);
+    const again = await readCanvas(ws, { ledger: 'c' });
+    const next = await replaceNode(ws, { ledger: 'c', node, payload: { text: 'third' }, base: again.revision, why: 'after the cut', author: AUTHOR });
+    // The stale base (the ref was behind) is a conflict, never a lost edit; the ref is repaired.
+    expect(next.outcome).toBe('conflict');
+    expect(execFileSync('git', ['rev-parse', 'refs/canvas/c'], { cwd: ws.repo, encoding: 'utf8' }).trim()).toBe(o.revision);
+    await recovers(ws, node, 'ref behind');
+  });
+});
