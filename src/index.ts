@@ -40,3 +40,6 @@ export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceReq
 export type { Grants, Role } from './store/role.js';
 export { type VerifyReport, type Violation, verifyWorkspace } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
+export type { TargetFlags } from './publish/basecamp-target.js';
+export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';
