@@ -33,7 +33,9 @@ export function basecampConfig(env: NodeJS.ProcessEnv, userAgent?: string): Base
   if (!token) {
     throw refuse('BASECAMP_ACCESS_TOKEN is not set', 'export BASECAMP_ACCESS_TOKEN with an OAuth access token of the person who owns the comment');
   }
-  if (/[\r\n]/.test(token)) throw refuse('BASECAMP_ACCESS_TOKEN holds a line break', 'export the token alone, on one line');
+  if (!/^[\x21-\x7e]+$/.test(token)) {
+    throw refuse('BASECAMP_ACCESS_TOKEN holds a character a token cannot have (a space, a line break, a control or non-ASCII character)', 'export the token alone, exactly as issued');
+  }
   const contact = env.BASECAMP_CONTACT?.trim();
   const ua = userAgent ?? env.BASECAMP_USER_AGENT ?? (contact ? `canvas (${contact})` : undefined);
   if (!ua || /[\r\n]/.test(ua) || !CONTACT.test(ua)) {

@@ -221,12 +221,15 @@ describe('publishComment', () => {
     await open();
     const cases: NodeJS.ProcessEnv[] = [
       { ...env(), BASECAMP_ACCESS_TOKEN: '' },
+      { ...env(), BASECAMP_ACCESS_TOKEN: 'abc\u0000SECRETdef' },
       { ...env(), BASECAMP_CONTACT: '' },
       { ...env(), BASECAMP_CONTACT: '', BASECAMP_USER_AGENT: 'canvas' },
       { ...env(), BASECAMP_API_URL: 'http://basecamp.example.com' },
     ];
     for (const e of cases) {
-      expect((await failure(publish({ target: { recording: TODO }, env: e }))).code).toBe('PUBLISH_CONFIG');
+      const err = await failure(publish({ target: { recording: TODO }, env: e }));
+      expect(err.code).toBe('PUBLISH_CONFIG');
+      expect(`${err.message} ${err.hint}`).not.toContain('SECRET');
     }
     expect(server.requests).toHaveLength(0);
   });
