@@ -21,17 +21,29 @@ function spaceBlocks<T extends Root | Element>(node: T): T {
   return { ...node, children: children as ElementContent[] };
 }
 
+/** Which Markdown the source is written in. */
+export interface MarkdownDialect {
+  /**
+   * GFM (tables, strikethrough, autolinks, task items, footnotes) on top of CommonMark (default
+   * `true`). The canvas comment render is plain CommonMark: its serializer escapes nothing for
+   * GFM, so it is read without it and a canvas text like `~~x~~` stays text.
+   */
+  gfm?: boolean;
+}
+
 /**
  * Convert Markdown to a hast tree of Basecamp rich text (design section 7, `docs/basecamp.md`):
- * CommonMark with GFM (tables, strikethrough, autolinks, task items) parsed to mdast, mapped by
- * one handler per node type to Basecamp's tags, blocks separated by an empty line, then sanitized
- * with {@link BASECAMP_SCHEMA}. Raw HTML in the Markdown arrives as text.
+ * CommonMark, with GFM unless told otherwise, parsed to mdast, mapped by one handler per node type
+ * to Basecamp's tags, blocks separated by an empty line, then sanitized with
+ * {@link BASECAMP_SCHEMA}. Raw HTML in the Markdown arrives as text.
  *
  * @param markdown - the Markdown source
+ * @param dialect - `{gfm}`: whether GFM syntax is read (default `true`)
  * @returns a hast root holding only `div h1 br strong em strike a[href] pre ol ul li blockquote`
  */
-export function markdownToBasecampHast(markdown: string): Root {
-  const mdast = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+export function markdownToBasecampHast(markdown: string, dialect: MarkdownDialect = {}): Root {
+  const mdast =
+    dialect.gfm === false ? fromMarkdown(markdown) : fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const hast = toHast(mdast, { handlers: BASECAMP_HANDLERS, unknownHandler: UNKNOWN_HANDLER, allowDangerousHtml: false }) as Root;
   return sanitize(spaceBlocks(hast), BASECAMP_SCHEMA) as Root;
 }
@@ -42,8 +54,9 @@ export function markdownToBasecampHast(markdown: string): Root {
  * Serialized by hast-util-to-html.
  *
  * @param markdown - the Markdown source
+ * @param dialect - `{gfm}`: whether GFM syntax is read (default `true`; `false` for the canvas render)
  * @returns the HTML for a comment's `content`
  */
-export function markdownToBasecampHtml(markdown: string): string {
-  return toHtml(markdownToBasecampHast(markdown));
+export function markdownToBasecampHtml(markdown: string, dialect: MarkdownDialect = {}): string {
+  return toHtml(markdownToBasecampHast(markdown, dialect));
 }

@@ -165,7 +165,26 @@ describe('the row body comes first', () => {
     const rowAlone = markdownToBasecampHtml(ROW);
     const both = composeCommentHtml(ROW, md);
     expect(both.startsWith(rowAlone)).toBe(true);
-    expect(both.slice(rowAlone.length)).toBe(`\n<div><br></div>\n${markdownToBasecampHtml(md)}`);
+    expect(both.slice(rowAlone.length)).toBe(`\n<div><br></div>\n${markdownToBasecampHtml(md, { gfm: false })}`);
+  });
+
+  it('reads the row as GFM and the canvas render as the plain CommonMark it is written in', () => {
+    const md = '~~x~~ www.example.com\n\na | b\n--|--\n\n* [ ] c';
+    expect(composeCommentHtml(md, md)).toBe(
+      [
+        '<div><strike>x</strike> <a href="http://www.example.com/">www.example.com</a></div>',
+        '<div><br></div>',
+        '<div><strong>a | b</strong></div>',
+        '<div><br></div>',
+        '<ul>\n<li>\u2610 c</li>\n</ul>',
+        '<div><br></div>',
+        '<div>~~x~~ www.example.com</div>',
+        '<div><br></div>',
+        '<div>a | b<br>--|--</div>',
+        '<div><br></div>',
+        '<ul>\n<li>[ ] c</li>\n</ul>',
+      ].join('\n'),
+    );
   });
 
   it('cannot be changed by the canvas, nor change it (an unclosed fence stays in its part)', () => {
