@@ -142,7 +142,7 @@ export async function publishComment(ws: Workspace, options: PublishOptions): Pr
     const state = readPublishState(ws, ledger);
     const target = resolveTarget(flags, row, state);
     const same = state !== null && target.comment?.id === state.comment.id && state.contentHash === contentHash && !options.force;
-    const wouldSend = target.comment ? (same ? 'nothing' : 'update') : target.recording ? 'create' : null;
+    const wouldSend = options.recreate ? (target.recording ? 'create' : null) : target.comment ? (same ? 'nothing' : 'update') : target.recording ? 'create' : null;
     const comment: PublishedComment | null = target.comment
       ? state?.comment.id === target.comment.id
         ? fromState(state)
