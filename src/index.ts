@@ -40,6 +40,12 @@ export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceReq
 export type { Grants, Role } from './store/role.js';
 export { type VerifyReport, type Violation, verifyWorkspace } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
+export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
+export type { Flattening } from './import/import-plan.js';
+export { parseDiagram } from './model/diagram/parse-diagram.js';
+export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
+export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
+export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
 export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
 export type { TargetFlags } from './publish/basecamp-target.js';
 export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';

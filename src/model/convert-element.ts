@@ -71,8 +71,9 @@ function checkControl(value: string, path: string, where: string): void {
   }
 }
 
+/** Blank: nothing but XML white space (space, tab, line feed, carriage return). */
 function isBlank(s: string): boolean {
-  return s.trim() === '';
+  return /^[ \t\n\r]*$/.test(s);
 }
 
 /** Check attribute names against the element's exact set, and control characters in values. */
@@ -158,7 +159,7 @@ function readId(el: XastElement, path: string, ctx: ConvertContext, top: boolean
  *
  * @param el - a xast element named like a node type
  * @param path - the element's path, for example `/canvas/section[@id='s1']/text[2]`
- * @param depth - 0 for a child of the root, 1 inside a section
+ * @param depth - 1 for a child of the root, 2 inside a section, 3 inside a nested section
  * @param ctx - mode and the ids seen so far
  * @param top - true for the payload's own element (which carries no id and no v)
  * @returns the typed node (in payload mode the top node has `id` "" and `v` 0)
@@ -188,11 +189,11 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
       if (isBlank(title) || title.includes('\n')) {
         throw schemaError(path, 'a section title is one line and not blank', 'give the section a one-line title');
       }
-      if (depth > 1) {
+      if (depth > 2) {
         throw new CanvasError(
           'NESTING',
-          `${path}: a section inside a section holds no section (one level of nesting)`,
-          'put this section at the root, or make it a section of its own beside its parent',
+          `${path}: a section inside a section holds no section (sections nest one level)`,
+          'put this section at the root or in a root-level section',
           { path },
         );
       }

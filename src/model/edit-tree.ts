@@ -79,12 +79,18 @@ function place(canvas: Canvas, anchor: Anchor, moving: NodePayload | CanvasNode,
     throw new CanvasError('MOVE_INTO_SELF', `cannot move ${movingId} after itself`, 'choose another anchor', { node: movingId });
   }
   if (moving.type === 'section' && parent !== 'root') {
-    throw new CanvasError(
-      'NESTING',
-      `a section cannot go into section ${parent}: a section inside a section holds no section (one level)`,
-      'place the section at the root, for example --into root or --after a root-level node',
-      { parent },
-    );
+    const holder = index.get(parent);
+    const holdsSection = 'children' in moving && moving.children.some((c) => c.type === 'section');
+    if (holder?.parent !== 'root' || holdsSection) {
+      throw new CanvasError(
+        'NESTING',
+        holdsSection
+          ? `section ${movingId ?? ''} holds sections and cannot go into section ${parent}: sections nest one level`
+          : `a section cannot go into section ${parent}, which is itself inside section ${holder?.parent ?? ''}: sections nest one level`,
+        'place the section at the root or in a root-level section',
+        { parent },
+      );
+    }
   }
   return { parent, index: at };
 }
@@ -124,10 +130,10 @@ export function editTree(canvas: Canvas, edit: TreeEdit): { canvas: Canvas; node
           { node: old.id, children: childrenData(old) },
         );
       }
-      if (payload.type === 'section' && entry.parent !== 'root') {
+      if (payload.type === 'section' && entry.parent !== 'root' && index.get(entry.parent)?.parent !== 'root') {
         throw new CanvasError(
           'NESTING',
-          `${old.id} is inside section ${entry.parent} and cannot become a section: a section inside a section holds no section`,
+          `${old.id} is inside the nested section ${entry.parent} and cannot become a section: sections nest one level`,
           'move it to the root first, or keep it a block',
           { node: old.id, parent: entry.parent },
         );

@@ -10,7 +10,7 @@ import type { NodePayload } from './types.js';
 export type PayloadInput = { xml: string } | { text: string } | { question: string } | { section: string };
 
 function sugar(kind: string, value: string): void {
-  if (value.trim() === '') {
+  if (/^[ \t\n\r]*$/.test(value)) {
     throw new CanvasError('SCHEMA', `--${kind} is blank`, `give --${kind} the words of the node`, { path: `/${kind}` });
   }
   const m = DOC_CONTROL.exec(value);

@@ -164,8 +164,11 @@ describe('refusals leave the repository and working file untouched', () => {
 
   it('a move into its own subtree or a section into a section: MOVE_INTO_SELF, NESTING', async () => {
     await refused(['move', 't1', section, '--after', child, '--base', base, '--why', 'x'], 2, 'MOVE_INTO_SELF');
-    const s2 = await ok(['insert', 't1', '--into', 'root', '--section', 'Second', '--base', base, '--why', 'another section']);
-    await refused(['move', 't1', s2.node, '--into', section, '--base', s2.revision, '--why', 'x'], 2, 'NESTING');
+    // One level: a section may sit in a root-level section, never deeper.
+    const s2 = await ok(['insert', 't1', '--into', section, '--section', 'Nested', '--base', base, '--why', 'a nested section']);
+    await refused(['insert', 't1', '--into', s2.node, '--section', 'Too deep', '--base', s2.revision, '--why', 'x'], 2, 'NESTING');
+    const s3 = await ok(['insert', 't1', '--into', 'root', '--section', 'Third', '--base', s2.revision, '--why', 'another section']);
+    await refused(['move', 't1', section, '--into', s3.node, '--base', s3.revision, '--why', 'x'], 2, 'NESTING');
   });
 
   it('an unknown node: NODE_NOT_FOUND; --into a non-section: BAD_ANCHOR', async () => {

@@ -1,9 +1,9 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { markdownToBasecampHtml } from '../../src/publish/markdown-to-basecamp.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { runCli, tempWorkspace } from '../helpers/workspace.js';
+import { ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { FakeBasecamp } from './helpers/basecamp-server.js';
 
 const ROW = '**Status:** framed\n\n* next: open the canvas\n';
@@ -71,5 +71,23 @@ describe('canvas publish (spawned)', () => {
     expect(r.stdout).toBe(`${markdownToBasecampHtml(ROW)}\n`);
     expect(r.stderr).toMatch(/dry run: would create the comment; nothing sent/);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('the publisher stays out of the light commands', () => {
+  it('no chunk the CLI entry loads statically holds the publisher or the sanitizer; one lazy chunk does', () => {
+    const dir = join(ROOT, 'dist', 'cli');
+    const marker = /clobberPrefix|recordingCommentsPath/;
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(dir, file), 'utf8');
+      expect(code, file).not.toMatch(marker);
+      for (const m of code.matchAll(/(?:from|import) "\.\/([^"]+)"/g)) visit(m[1]!);
+    };
+    visit('canvas.js');
+    const lazy = readdirSync(dir).filter((f) => !seen.has(f) && marker.test(readFileSync(join(dir, f), 'utf8')));
+    expect(lazy.some((f) => f.startsWith('publish-comment-'))).toBe(true);
   });
 });

@@ -38,6 +38,17 @@ describe('a writer killed at any instant', () => {
     const { ws, node } = await setup();
     process.env.CANVAS_LOCK_TIMEOUT_MS = '10000';
     let killedMidWrite = 0;
+    // How long one whole write takes on this machine, so the kills spread across a process's life.
+    const started = Date.now();
+    for (let i = 0; i < 3; i += 1) {
+      const r = await readCanvas(ws, { ledger: 'c' });
+      const child = spawn(process.execPath, [join(ROOT, 'bin/canvas.js'), 'replace', 'c', node, '--text', `warm ${i}`, '--base', r.revision, '--why', 'timing'], {
+        env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR },
+        stdio: 'ignore',
+      });
+      await new Promise((resolve) => child.on('close', resolve));
+    }
+    const life = (Date.now() - started) / 3;
     for (let trial = 0; trial < 60; trial += 1) {
       const before = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
       const r = await readCanvas(ws, { ledger: 'c' });
@@ -46,10 +57,11 @@ describe('a writer killed at any instant', () => {
         [join(ROOT, 'bin/canvas.js'), 'replace', 'c', node, '--text', `trial ${trial}`, '--base', r.revision, '--why', `trial ${trial}`],
         { env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR }, stdio: 'ignore' },
       );
+      const closed = new Promise((resolve) => child.on('close', resolve));
       // Kill somewhere across the process's life: start-up, the critical section, or after.
-      await sleep(40 + ((trial * 37) % 120));
+      await sleep(Math.round((life * ((trial * 7) % 20 + 1)) / 20));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.on('close', resolve));
+      await closed;
       const after = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
       if (existsSync(join(ws.repo, '.git', 'canvas.lock'))) killedMidWrite += 1;
       // main is at the old commit or at a new commit whose parent is the old one.

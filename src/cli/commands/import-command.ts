@@ -1,0 +1,60 @@
+import { readFileSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import type { Command } from 'commander';
+import { CanvasError } from '../../model/canvas-error.js';
+import { withWrite } from '../common-options.js';
+import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
+import { printJson } from '../output.js';
+
+interface ImportOptions extends GlobalOptions {
+  markdown: string;
+  why?: string;
+  idempotencyKey?: string;
+}
+
+function readMarkdown(file: string): string {
+  try {
+    if (!statSync(file).isFile()) throw new Error('not a regular file');
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CanvasError('USAGE', `cannot read --markdown ${file}: ${(e as Error).message}`, 'pass the path of a readable Markdown file', { file });
+  }
+}
+
+/** Register `canvas import <ledger> --markdown FILE --why R` (design sections 9 and 10). */
+export function registerImportCommand(program: Command): void {
+  withWrite(program.command('import'))
+    .description('birth a canvas from a Markdown decision record, one commit per node (mapping: docs/import.md)')
+    .argument('<ledger>', 'the ledger id of the new canvas')
+    .requiredOption('--markdown <file>', 'the Markdown file to import')
+    .action(async (ledger: string, o: ImportOptions) => {
+      if (o.idempotencyKey !== undefined) {
+        throw new CanvasError(
+          'USAGE',
+          'canvas import does not take --idempotency-key: it is many writes, and a second import of the same ledger is refused with CANVAS_EXISTS',
+          'leave out --idempotency-key',
+        );
+      }
+      const markdown = readMarkdown(o.markdown);
+      // Lazy: the Markdown parser is loaded only by this command (canvas read stays light).
+      const { importMarkdown } = await import('../../import/import-markdown.js');
+      const result = await importMarkdown(workspaceOf(o), {
+        ledger,
+        markdown,
+        why: o.why ?? '',
+        author: authorOf(o),
+        source: basename(o.markdown),
+      });
+      if (o.json) {
+        printJson(result);
+        return;
+      }
+      const out = process.stdout;
+      out.write(`imported ${basename(o.markdown)} as canvas ${result.ledger}: ${result.nodes.length} node(s)\n`);
+      out.write(`Canvas-Base: ${result.revision}\n`);
+      if (result.flattened.length > 0) {
+        out.write(`flattened (${result.flattened.length}, see docs/import.md):\n`);
+        for (const f of result.flattened) out.write(`  line ${f.line}: ${f.what}\n`);
+      }
+    });
+}
