@@ -14,6 +14,7 @@ describe('the declared surface', () => {
         "approveProposal",
         "canvasLog",
         "createCanvas",
+        "createMcpServer",
         "diffCanvases",
         "drawDiagram",
         "exitCodeFor",
@@ -43,6 +44,7 @@ describe('the declared surface', () => {
         "sanitizeSvg",
         "serializeCanvas",
         "serializeNode",
+        "startMcpServer",
         "verifyWorkspace",
       ]
     `);

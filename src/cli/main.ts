@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerAccessCommands(program);
   registerImportCommand(program);
+  registerMcpCommand(program);
   registerPublishCommand(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;

@@ -411,11 +411,13 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
     }
     if (role === 'commenter') mode = 'propose';
   }
-  // An approval: the proposal must still be open, checked before anything else about the edit.
-  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
   // Idempotency (design section 6): same key and request replays, another request is refused.
+  // Checked before an approval's "still open?", so a retried approval returns its first outcome
+  // instead of PROPOSAL_DECIDED (the proposal it decided is no longer open).
   const replay = replayKey(ctx);
   if (replay) return replay;
+  // An approval: the proposal must still be open, checked before anything else about the edit.
+  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
   await checkWorkingFile(ctx, current);
   // Staleness (design section 5).
   let since: CanvasCommit[] = [];
