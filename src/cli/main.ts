@@ -5,6 +5,7 @@ import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
+import { registerRenderCommands } from './commands/render-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { printError } from './output.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerAccessCommands(program);
   registerImportCommand(program);
   registerMcpCommand(program);
+  registerRenderCommands(program);
   registerPublishCommand(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
