@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { composeCommentHtml } from '../../src/publish/compose-comment-html.js';
 import { markdownToBasecampHtml } from '../../src/publish/markdown-to-basecamp.js';
+import { renderComment } from '../../src/render/comment/render-comment.js';
+import { readSnapshot } from '../../src/store/read-snapshot.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { baseOf, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { FakeBasecamp } from './helpers/basecamp-server.js';
 
 const ROW = '**Status:** framed\n\n* next: open the canvas\n';
@@ -44,6 +47,34 @@ describe('canvas publish (spawned)', () => {
     writeFileSync(rowFile, `${ROW}* blocked on: nothing\n`);
     const third = await runCli(ws, ['publish', 'task-1', '--row-body', '-', '--json'], env(), readFileSync(rowFile, 'utf8'));
     expect(JSON.parse(third.stdout)).toMatchObject({ outcome: 'updated', comment: { id: out.comment.id } });
+  });
+
+  it('publishes the row body and the canvas render, then rewrites the same comment as the canvas changes', async () => {
+    const opened = await runCli(ws, ['open', 'task-2', '--problem', 'Logins <b>fail</b>.', '--expected-value', 'Every address logs in.', '--why', 'the task starts']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const first = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile, '--recording', TODO, '--json'], env());
+    expect(first.code, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout);
+    const snapshot = await readSnapshot(ws, { ledger: 'task-2' });
+    expect(out).toMatchObject({ outcome: 'created', revision: snapshot.revision });
+    const sent = JSON.parse(server.writes()[0]!.body).content as string;
+    expect(sent).toBe(composeCommentHtml(ROW, renderComment(snapshot)));
+    expect(sent.startsWith(markdownToBasecampHtml(ROW))).toBe(true);
+    expect(sent).toContain(snapshot.revision);
+    expect(sent).toContain('Logins &#x3C;b>fail&#x3C;/b>.');
+    expect(server.comments.get(Number(out.comment.id))?.content).toBe(sent);
+
+    const read = await runCli(ws, ['read', 'task-2']);
+    const edit = await runCli(ws, ['insert', 'task-2', '--into', 'root', '--text', 'Ship behind a flag.', '--base', baseOf(read.stdout), '--why', 'decided in review']);
+    expect(edit.code, edit.stderr).toBe(0);
+    const second = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`updated comment ${out.comment.id} in place`);
+    const third = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    expect(third.stdout).toContain('nothing sent');
+    expect(server.comments.size).toBe(1);
+    expect(server.comments.get(Number(out.comment.id))?.content).toContain('Ship behind a flag.');
+    expect(server.writes().map((w) => `${w.method} ${w.status}`)).toEqual(['POST 201', 'PUT 200']);
   });
 
   it('refuses without --row-body (exit 2) and sends nothing', async () => {
