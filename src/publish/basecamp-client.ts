@@ -278,7 +278,7 @@ export class BasecampClient {
         throw new CanvasError(
           'PUBLISH_AUTH',
           `Basecamp forbids this token's person to ${call.method === 'GET' ? 'read' : 'change'} ${call.what} (403)`,
-          "publish with the token of the person who owns the row's comment (only a comment's creator can edit it)",
+          "publish with the token of the person who created the row's comment, or one whose role lets them edit it",
           { status: 403, method: call.method, path: call.path },
         );
       }
