@@ -52,3 +52,6 @@ export { startMcpServer } from './mcp/start-mcp-server.js';
 export { type PageOptions, renderPage } from './render/html/render-page.js';
 export { renderComment } from './render/comment/render-comment.js';
 export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
+export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
+export type { TargetFlags } from './publish/basecamp-target.js';
+export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';

@@ -4,6 +4,7 @@ import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerRenderCommands } from './commands/render-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerBuildCommand(program);
   registerMcpCommand(program);
   registerRenderCommands(program);
+  registerPublishCommand(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }

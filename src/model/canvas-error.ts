@@ -47,7 +47,13 @@ export type ErrorCode =
   | 'IMPORT_FAILED'
   | 'BUILD_FAILED'
   | 'GIT_FAILED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'ROW_BODY_REQUIRED'
+  | 'PUBLISH_TARGET'
+  | 'PUBLISH_CONFIG'
+  | 'PUBLISH_AUTH'
+  | 'PUBLISH_NOT_FOUND'
+  | 'PUBLISH_FAILED';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
 export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal';
@@ -95,6 +101,12 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BUILD_FAILED: 'internal',
   GIT_FAILED: 'internal',
   INTERNAL: 'internal',
+  ROW_BODY_REQUIRED: 'rejected',
+  PUBLISH_TARGET: 'rejected',
+  PUBLISH_CONFIG: 'rejected',
+  PUBLISH_AUTH: 'rejected',
+  PUBLISH_NOT_FOUND: 'rejected',
+  PUBLISH_FAILED: 'internal',
 };
 
 /** Every code, sorted; `docs/errors.md` documents each one (a test checks). */
