@@ -10,7 +10,7 @@ const workspace = join(root, 'examples', 'workspace');
 const out = join(root, 'site');
 if (!existsSync(join(workspace, 'state', 'canvas'))) {
   console.log(`making the example workspace in ${workspace}`);
-  execFileSync(process.execPath, [join(root, 'scripts', 'example-workspace.js'), workspace], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts', 'example-workspace.js'), workspace], { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 execFileSync(process.execPath, [join(root, 'bin', 'canvas.js'), 'build', '--workspace', workspace, '--out', out], { stdio: 'inherit' });
 console.log(`open ${join(out, 'index.html')}`);

@@ -44,13 +44,22 @@ export function buildProgram(): Command {
  */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  if (argv.length === 0) {
+    process.stderr.write(buildProgram().helpInformation());
+    return 2;
+  }
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-      const err = new CanvasError('USAGE', e.message.replace(/^error: /, ''), 'run `canvas --help` or `canvas <command> --help`');
+      const before = e.code === 'commander.unknownOption' && argv.findIndex((a) => a.startsWith('-')) < argv.findIndex((a) => !a.startsWith('-'));
+      const err = new CanvasError(
+        'USAGE',
+        e.message.replace(/^error: /, ''),
+        before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`',
+      );
       printError(err, json);
       return 2;
     }
