@@ -380,7 +380,7 @@ export function replayKey(ctx: EditContext): Outcome | null {
 function toSpec(input: EditInput): EditSpec {
   if (!('payload' in input)) return input;
   const p = input.payload;
-  const payload = 'type' in p ? p : payloadFromInput(p);
+  const payload = p !== null && typeof p === 'object' && 'type' in p ? p : payloadFromInput(p as PayloadInput);
   return { ...input, payload } as EditSpec;
 }
 
