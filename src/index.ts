@@ -42,3 +42,16 @@ export { type VerifyReport, type Violation, verifyWorkspace } from './store/veri
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
 export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
 export type { Flattening } from './import/import-plan.js';
+export { parseDiagram } from './model/diagram/parse-diagram.js';
+export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
+export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
+export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
+export type { CanvasServerOptions } from './mcp/build-mcp-server.js';
+export { createMcpServer } from './mcp/create-mcp-server.js';
+export { startMcpServer } from './mcp/start-mcp-server.js';
+export { type PageOptions, renderPage } from './render/html/render-page.js';
+export { renderComment } from './render/comment/render-comment.js';
+export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
+export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
+export type { TargetFlags } from './publish/basecamp-target.js';
+export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';

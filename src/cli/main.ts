@@ -1,8 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { registerAccessCommands } from './commands/access-commands.js';
+import { registerBuildCommand } from './commands/build-command.js';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
+import { registerRenderCommands } from './commands/render-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { printError } from './output.js';
@@ -26,6 +30,10 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerAccessCommands(program);
   registerImportCommand(program);
+  registerBuildCommand(program);
+  registerMcpCommand(program);
+  registerRenderCommands(program);
+  registerPublishCommand(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }
@@ -36,13 +44,22 @@ export function buildProgram(): Command {
  */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  if (argv.length === 0) {
+    process.stderr.write(buildProgram().helpInformation());
+    return 2;
+  }
   try {
     await buildProgram().parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
-      const err = new CanvasError('USAGE', e.message.replace(/^error: /, ''), 'run `canvas --help` or `canvas <command> --help`');
+      const before = e.code === 'commander.unknownOption' && argv.findIndex((a) => a.startsWith('-')) < argv.findIndex((a) => !a.startsWith('-'));
+      const err = new CanvasError(
+        'USAGE',
+        e.message.replace(/^error: /, ''),
+        before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`',
+      );
       printError(err, json);
       return 2;
     }

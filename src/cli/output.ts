@@ -36,7 +36,8 @@ export function diffLines(diff: readonly DiffEntry[]): string[] {
   const out: string[] = [];
   for (const d of diff) {
     const type = d.after?.type ?? d.before?.type ?? 'node';
-    out.push(`  ${d.change} ${d.node} (${type})`);
+    const place = d.before && d.after && d.before.parent !== d.after.parent ? `, from ${d.before.parent} to ${d.after.parent}` : '';
+    out.push(`  ${d.change} ${d.node} (${type}${place})`);
     if (d.before) out.push(`    - ${d.before.xml.split('\n').join('\n      ')}`);
     if (d.after) out.push(`    + ${d.after.xml.split('\n').join('\n      ')}`);
     for (const c of d.commits) out.push(`    ${short(c.commit)} ${c.op} by ${c.author}: ${c.reason}`);

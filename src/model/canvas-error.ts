@@ -45,8 +45,15 @@ export type ErrorCode =
   | 'WORKSPACE_MISMATCH'
   | 'VERIFY_FAILED'
   | 'IMPORT_FAILED'
+  | 'BUILD_FAILED'
   | 'GIT_FAILED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'ROW_BODY_REQUIRED'
+  | 'PUBLISH_TARGET'
+  | 'PUBLISH_CONFIG'
+  | 'PUBLISH_AUTH'
+  | 'PUBLISH_NOT_FOUND'
+  | 'PUBLISH_FAILED';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
 export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal';
@@ -91,8 +98,15 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   WORKSPACE_MISMATCH: 'rejected',
   VERIFY_FAILED: 'verify',
   IMPORT_FAILED: 'rejected',
+  BUILD_FAILED: 'internal',
   GIT_FAILED: 'internal',
   INTERNAL: 'internal',
+  ROW_BODY_REQUIRED: 'rejected',
+  PUBLISH_TARGET: 'rejected',
+  PUBLISH_CONFIG: 'rejected',
+  PUBLISH_AUTH: 'rejected',
+  PUBLISH_NOT_FOUND: 'rejected',
+  PUBLISH_FAILED: 'internal',
 };
 
 /** Every code, sorted; `docs/errors.md` documents each one (a test checks). */

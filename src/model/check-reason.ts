@@ -1,20 +1,24 @@
 import { CanvasError } from './canvas-error.js';
-import { REASON_CONTROL } from './patterns.js';
+import { LONE_SURROGATE, REASON_CONTROL } from './patterns.js';
 
 /** The longest reason, in code points (design section 4). */
 export const MAX_REASON = 500;
 
 /**
  * Check a reason (`--why`): required, one line, no control character (U+0000-U+001F,
- * U+007F-U+009F) nor U+2028/U+2029, at most 500 code points. Refused, never sanitized
+ * U+007F-U+009F) nor U+2028/U+2029, well-formed Unicode (no lone surrogate), at most 500 code
+ * points. Refused, never sanitized
  * (design section 4, spec/001 "The reason field").
  *
  * @param reason - the caller's text, or undefined when missing
  * @returns the reason, unchanged
  * @throws CanvasError `BAD_REASON`
  */
-export function checkReason(reason: string | undefined): string {
-  const hint = 'pass --why with one plain line that says why this edit is made';
+export function checkReason(reason: unknown): string {
+  const hint = 'give the reason (--why, or the why argument) as one plain line that says why this edit is made';
+  if (reason !== undefined && typeof reason !== 'string') {
+    throw new CanvasError('BAD_REASON', `a reason is a string, not ${reason === null ? 'null' : typeof reason}`, hint, { rule: 'required' });
+  }
   if (reason === undefined || reason.trim() === '') {
     throw new CanvasError('BAD_REASON', 'a reason is required and must not be blank', hint, { rule: 'required' });
   }
@@ -28,6 +32,9 @@ export function checkReason(reason: string | undefined): string {
       hint,
       { rule: 'one-line', codePoint: cp },
     );
+  }
+  if (LONE_SURROGATE.test(reason)) {
+    throw new CanvasError('BAD_REASON', 'reason holds a lone surrogate (not valid Unicode text)', hint, { rule: 'unicode' });
   }
   const length = [...reason].length;
   if (length > MAX_REASON) {

@@ -1,6 +1,6 @@
 import type { Element as XastElement, ElementContent } from 'xast';
 import { CanvasError } from './canvas-error.js';
-import { DOC_CONTROL, NODE_ID, SVG_NS, VERSION } from './patterns.js';
+import { DOC_CONTROL, LONE_SURROGATE, NODE_ID, SVG_NS, VERSION, XML_NONCHAR } from './patterns.js';
 import type { CanvasNode, FigureKind, NodeType } from './types.js';
 
 /** The exact attribute set of each element, in canonical order (design section 2). */
@@ -44,35 +44,43 @@ export function schemaError(path: string, rule: string, fix: string, extra: Reco
   return new CanvasError('SCHEMA', `${path}: ${rule}`, fix, { path, rule, ...extra });
 }
 
-/** The path segment of an element among its siblings: `text[@id='a1']` or `text[2]`. */
-export function pathSegment(el: XastElement, siblings: readonly ElementContent[]): string {
-  const id = el.attributes.id;
-  if (typeof id === 'string' && NODE_ID.test(id)) {
-    return `${el.name}[@id='${id}']`;
+/**
+ * The paths of an element's element children, in one pass: `text[@id='a1']` when the child has a
+ * node id, else `item[3]` (its position among same-named siblings, from 1). Computed once per
+ * parent so a list of many items is checked in linear time.
+ */
+export function childPaths(parentPath: string, children: readonly ElementContent[]): Map<XastElement, string> {
+  const out = new Map<XastElement, string>();
+  const counts = new Map<string, number>();
+  for (const c of children) {
+    if (c.type !== 'element') continue;
+    const n = (counts.get(c.name) ?? 0) + 1;
+    counts.set(c.name, n);
+    const id = c.attributes.id;
+    out.set(c, typeof id === 'string' && NODE_ID.test(id) ? `${parentPath}/${c.name}[@id='${id}']` : `${parentPath}/${c.name}[${n}]`);
   }
-  let index = 0;
-  for (const s of siblings) {
-    if (s.type === 'element' && s.name === el.name) index += 1;
-    if (s === el) break;
-  }
-  return `${el.name}[${index}]`;
+  return out;
 }
 
 function checkControl(value: string, path: string, where: string): void {
-  const m = DOC_CONTROL.exec(value);
+  const m = DOC_CONTROL.exec(value) ?? XML_NONCHAR.exec(value);
   if (m) {
     const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
     throw schemaError(
       path,
-      `${where} holds the control character U+${cp}; only tab and line feed are allowed`,
-      'remove the control character',
+      `${where} holds the character U+${cp}, which a canvas cannot hold; of the control characters only tab and line feed are allowed`,
+      'remove the character',
       { codePoint: `U+${cp}` },
     );
   }
+  if (LONE_SURROGATE.test(value)) {
+    throw schemaError(path, `${where} holds a lone surrogate (not valid Unicode text)`, 'send well-formed text');
+  }
 }
 
+/** Blank: nothing but XML white space (space, tab, line feed, carriage return). */
 function isBlank(s: string): boolean {
-  return s.trim() === '';
+  return /^[ \t\n\r]*$/.test(s);
 }
 
 /** Check attribute names against the element's exact set, and control characters in values. */
@@ -106,7 +114,7 @@ function leafText(el: XastElement, path: string): string {
       out += c.value;
     } else if (c.type === 'element') {
       throw schemaError(
-        `${path}/${pathSegment(c, el.children)}`,
+        childPaths(path, el.children).get(c)!,
         `<${el.name}> holds character data only, not <${c.name}>`,
         `escape the markup as &lt;${c.name}&gt; or remove it`,
       );
@@ -205,12 +213,13 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
           { path, children: kids.length },
         );
       }
-      const children = kids.map((k) => convertElement(k, `${path}/${pathSegment(k, el.children)}`, depth + 1, ctx));
+      const paths = childPaths(path, el.children);
+      const children = kids.map((k) => convertElement(k, paths.get(k)!, depth + 1, ctx));
       return { type: 'section', id, v, title, children };
     }
     case 'text': {
       const text = leafText(el, path);
-      if (isBlank(text)) throw schemaError(path, '<text> is not blank', 'write the paragraph, or remove the node');
+      if (isBlank(text)) throw schemaError(path, '<text> must not be blank', 'write the paragraph, or remove the node');
       return { type: 'text', id, v, text };
     }
     case 'question': {
@@ -219,7 +228,7 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
         throw schemaError(path, `answered="${answered}": the only value is "true"`, 'leave answered out for an open question');
       }
       const text = leafText(el, path);
-      if (isBlank(text)) throw schemaError(path, '<question> is not blank', 'write the question');
+      if (isBlank(text)) throw schemaError(path, '<question> must not be blank', 'write the question');
       return { type: 'question', id, v, answered: answered === 'true', text };
     }
     case 'link': {
@@ -238,14 +247,15 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
       }
       const kids = containerChildren(el, path);
       if (kids.length === 0) throw schemaError(path, '<list> holds one or more <item>', 'add <item>...</item>');
+      const paths = childPaths(path, el.children);
       const items = kids.map((k) => {
-        const p = `${path}/${pathSegment(k, el.children)}`;
+        const p = paths.get(k)!;
         if (k.name !== 'item') {
           throw schemaError(p, `<list> holds <item> only, not <${k.name}>`, 'wrap the words in <item>');
         }
         checkAttributes(k, p);
         const text = leafText(k, p);
-        if (isBlank(text)) throw schemaError(p, '<item> is not blank', 'write the item, or drop it');
+        if (isBlank(text)) throw schemaError(p, '<item> must not be blank', 'write the item, or drop it');
         return text;
       });
       return { type: 'list', id, v, ordered: ordered === 'true', items };
@@ -253,12 +263,14 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
     case 'table': {
       const kids = containerChildren(el, path);
       if (kids.length === 0) throw schemaError(path, '<table> holds one or more <row>', 'add <row><cell>..</cell><cell>..</cell></row>');
+      const rowPaths = childPaths(path, el.children);
       const rows = kids.map((k) => {
-        const p = `${path}/${pathSegment(k, el.children)}`;
+        const p = rowPaths.get(k)!;
         if (k.name !== 'row') throw schemaError(p, `<table> holds <row> only, not <${k.name}>`, 'wrap the cells in <row>');
         checkAttributes(k, p);
+        const cellPaths = childPaths(p, k.children);
         const cells = containerChildren(k, p).map((c) => {
-          const cp = `${p}/${pathSegment(c, k.children)}`;
+          const cp = cellPaths.get(c)!;
           if (c.name !== 'cell') throw schemaError(cp, `<row> holds <cell> only, not <${c.name}>`, 'wrap the value in <cell>');
           checkAttributes(c, cp);
           return leafText(c, cp);
@@ -320,7 +332,11 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
  */
 function normalizeSvg(el: XastElement, path: string): XastElement {
   if (el.name.includes(':')) {
-    throw schemaError(path, `<${el.name}> is not in the SVG namespace`, 'use unprefixed SVG elements only');
+    throw schemaError(
+      path,
+      `<${el.name}>: elements inside an svg figure are written without a prefix, in the default SVG namespace`,
+      `write <${el.name.slice(el.name.indexOf(':') + 1)}> instead`,
+    );
   }
   for (const [k, value] of Object.entries(el.attributes)) {
     if (typeof value === 'string') checkControl(value, path, `attribute ${k}`);
@@ -328,9 +344,10 @@ function normalizeSvg(el: XastElement, path: string): XastElement {
   const hasElement = el.children.some((c) => c.type === 'element');
   const mixed = hasElement && el.children.some((c) => (c.type === 'text' || c.type === 'cdata') && !isBlank(c.value));
   const children: ElementContent[] = [];
+  const paths = childPaths(path, el.children);
   for (const c of el.children) {
     if (c.type === 'element') {
-      children.push(normalizeSvg(c, `${path}/${pathSegment(c, el.children)}`));
+      children.push(normalizeSvg(c, paths.get(c)!));
     } else if (c.type === 'text' || c.type === 'cdata') {
       if (hasElement && !mixed) continue;
       checkControl(c.value, path, 'the character data');

@@ -18,15 +18,18 @@ export interface Author {
  * @returns the parts and the canonical text
  * @throws CanvasError `BAD_AUTHOR` naming the part that does not match
  */
-export function parseAuthor(text: string | undefined): Author {
+export function parseAuthor(text: unknown): Author {
   const hint = 'pass --author "<who>[ | step:<step>][ | run:<run>]" or "<who> | by-hand", or set CANVAS_AUTHOR';
+  if (text !== undefined && typeof text !== 'string') {
+    throw new CanvasError('BAD_AUTHOR', `an author is a string, not ${text === null ? 'null' : typeof text}`, hint, { rule: 'required' });
+  }
   if (text === undefined || text.trim() === '') {
     throw new CanvasError('BAD_AUTHOR', 'an author is required', hint, { rule: 'required' });
   }
   const parts = text.split('|').map((p) => p.trim());
   const who = parts[0] ?? '';
   if (!AUTHOR_PART.test(who)) {
-    throw new CanvasError('BAD_AUTHOR', `author "${text}": who "${who}" does not match ^[A-Za-z0-9][A-Za-z0-9._@:-]*$`, hint, {
+    throw new CanvasError('BAD_AUTHOR', `author ${JSON.stringify(text)}: who ${JSON.stringify(who)} does not match ^[A-Za-z0-9][A-Za-z0-9._@:-]*$`, hint, {
       rule: 'who',
     });
   }
@@ -41,7 +44,7 @@ export function parseAuthor(text: string | undefined): Author {
     const key = m?.[1] as 'step' | 'run' | undefined;
     const value = m?.[2] ?? '';
     if (!key || (key === 'step' && expect === 'run') || author[key] !== undefined || !AUTHOR_PART.test(value)) {
-      throw new CanvasError('BAD_AUTHOR', `author "${text}": "${part}" is not step:<step> or run:<run> in that order`, hint, {
+      throw new CanvasError('BAD_AUTHOR', `author ${JSON.stringify(text)}: ${JSON.stringify(part)} is not step:<step> or run:<run> in that order`, hint, {
         rule: 'parts',
       });
     }

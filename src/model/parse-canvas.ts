@@ -1,9 +1,9 @@
 import type { Element as XastElement } from 'xast';
 import { CanvasError } from './canvas-error.js';
-import { convertElement, pathSegment, schemaError, type ConvertContext } from './convert-element.js';
+import { childPaths, convertElement, schemaError, type ConvertContext } from './convert-element.js';
 import { parseXmlSafe } from './parse-xml-safe.js';
 import { ATTRIBUTES } from './convert-element.js';
-import { LEDGER_ID } from './patterns.js';
+import { isLedgerId } from './check-ledger-id.js';
 import type { Canvas } from './types.js';
 
 /**
@@ -33,7 +33,7 @@ export function parseCanvas(text: string, expectLedger?: string): Canvas {
     }
   }
   const ledger = el.attributes.ledger ?? '';
-  if (!LEDGER_ID.test(ledger) || ledger.endsWith('.xml')) {
+  if (!isLedgerId(ledger)) {
     throw schemaError(path, `ledger="${ledger}" is not a ledger id`, 'use the ledger id the canvas was created for');
   }
   if (expectLedger !== undefined && ledger !== expectLedger) {
@@ -44,9 +44,10 @@ export function parseCanvas(text: string, expectLedger?: string): Canvas {
   }
   const ctx: ConvertContext = { mode: 'canvas', seen: new Set() };
   const children = [];
+  const paths = childPaths(path, el.children);
   for (const c of el.children) {
     if (c.type === 'element') {
-      children.push(convertElement(c, `${path}/${pathSegment(c, el.children)}`, 1, ctx));
+      children.push(convertElement(c, paths.get(c)!, 1, ctx));
     } else if ((c.type === 'text' || c.type === 'cdata') && c.value.trim() !== '') {
       throw schemaError(path, `<canvas> holds nodes only, but has the text "${c.value.trim().slice(0, 40)}"`, 'put the words in a <text> node');
     }

@@ -18,6 +18,19 @@ export function parseXmlSafe(text: string, what: string): Root {
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
   }
+  // A DOCTYPE (only possible in the prolog, before the first element) is refused as such, before
+  // its internal subset can make any other error.
+  const first = text.search(/<[A-Za-z_:]/);
+  const doctype = /<!DOCTYPE/i.exec(first < 0 ? text : text.slice(0, first));
+  if (doctype) {
+    const before = text.slice(0, doctype.index);
+    const line = before.split('\n').length;
+    const column = doctype.index - before.lastIndexOf('\n');
+    throw new CanvasError('UNSAFE_XML', `${what} has a DOCTYPE (line ${line}, column ${column}); a canvas never has one`, 'remove the <!DOCTYPE ...> declaration', {
+      line,
+      column,
+    });
+  }
   let root: Root;
   try {
     root = fromXml(text);

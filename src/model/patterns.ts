@@ -14,3 +14,7 @@ export const REASON_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/u;
 export const AUTHOR_PART = /^[A-Za-z0-9][A-Za-z0-9._@:-]*$/;
 /** The SVG namespace. */
 export const SVG_NS = 'http://www.w3.org/2000/svg';
+/** A lone surrogate: text that is not well-formed Unicode. */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Characters XML cannot hold at all (besides the C0 controls): U+FFFE and U+FFFF. */
+export const XML_NONCHAR = /[\uFFFE\uFFFF]/;

@@ -1,6 +1,6 @@
 import { CanvasError } from './canvas-error.js';
 import { parsePayload } from './parse-payload.js';
-import { DOC_CONTROL } from './patterns.js';
+import { DOC_CONTROL, LONE_SURROGATE, XML_NONCHAR } from './patterns.js';
 import type { NodePayload } from './types.js';
 
 /**
@@ -9,39 +9,67 @@ import type { NodePayload } from './types.js';
  */
 export type PayloadInput = { xml: string } | { text: string } | { question: string } | { section: string };
 
-function sugar(kind: string, value: string): void {
-  if (value.trim() === '') {
-    throw new CanvasError('SCHEMA', `--${kind} is blank`, `give --${kind} the words of the node`, { path: `/${kind}` });
+const KEYS = ['xml', 'text', 'question', 'section'] as const;
+
+/**
+ * Check and normalize the words of a sugar payload: line ends normalized as XML does (CRLF and CR
+ * to LF), not blank, no control character but tab and line feed, well-formed Unicode, no
+ * character XML cannot hold.
+ *
+ * @param label - how to name the value in messages, for example `the --text payload`
+ */
+export function checkWords(value: string, label: string, path: string): string {
+  const text = value.replace(/\r\n?/g, '\n');
+  if (/^[ \t\n]*$/.test(text)) {
+    throw new CanvasError('SCHEMA', `${label} is blank`, `give ${label} one or more words`, { path });
   }
-  const m = DOC_CONTROL.exec(value);
+  const m = DOC_CONTROL.exec(text) ?? XML_NONCHAR.exec(text);
   if (m) {
     const cp = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    throw new CanvasError('SCHEMA', `--${kind} holds the control character ${cp}`, 'remove it; only tab and line feed are allowed', {
-      path: `/${kind}`,
+    throw new CanvasError('SCHEMA', `${label} holds the character ${cp}, which a canvas cannot hold`, 'remove it; of the control characters only tab and line feed are allowed', {
+      path,
     });
   }
+  if (LONE_SURROGATE.test(text)) {
+    throw new CanvasError('SCHEMA', `${label} holds a lone surrogate (not valid Unicode text)`, 'send well-formed UTF-16 / UTF-8 text', { path });
+  }
+  return text;
 }
 
 /**
  * Turn a writer's payload into a node payload (no id, no v).
  *
- * @param input - `{xml}` for a fragment, or `{text}`, `{question}`, `{section}` sugar
+ * @param input - exactly one of `{xml}` (a fragment), `{text}`, `{question}`, `{section}`, a string
  * @returns the checked payload
- * @throws CanvasError `XML_PARSE`, `UNSAFE_XML`, `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`
+ * @throws CanvasError `USAGE` (not exactly one of the four, or not a string), `XML_PARSE`,
+ *   `UNSAFE_XML`, `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`
  */
 export function payloadFromInput(input: PayloadInput): NodePayload {
-  if ('xml' in input) return parsePayload(input.xml);
-  if ('text' in input) {
-    sugar('text', input.text);
-    return { type: 'text', text: input.text };
+  const given = input !== null && typeof input === 'object' ? KEYS.filter((k) => k in input) : [];
+  const value = given.length === 1 ? (input as Record<string, unknown>)[given[0]!] : undefined;
+  if (given.length !== 1 || typeof value !== 'string') {
+    throw new CanvasError(
+      'USAGE',
+      given.length === 1
+        ? `the ${given[0]} payload is not a string`
+        : `a payload is exactly one of xml, text, question or section${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
+      'for example --text "We ship on Friday." (the library: { text: "We ship on Friday." })',
+      { given },
+    );
   }
-  if ('question' in input) {
-    sugar('question', input.question);
-    return { type: 'question', answered: false, text: input.question };
+  switch (given[0]) {
+    case 'xml':
+      return parsePayload(value);
+    case 'text':
+      return { type: 'text', text: checkWords(value, 'the text payload (--text)', '/text') };
+    case 'question':
+      return { type: 'question', answered: false, text: checkWords(value, 'the question payload (--question)', '/question') };
+    default: {
+      const title = checkWords(value, 'the section title (--section)', '/section');
+      if (title.includes('\n')) {
+        throw new CanvasError('SCHEMA', 'a section title (--section) is one line', 'shorten the title to one line', { path: '/section' });
+      }
+      return { type: 'section', title, children: [] };
+    }
   }
-  sugar('section', input.section);
-  if (input.section.includes('\n')) {
-    throw new CanvasError('SCHEMA', '--section: a section title is one line', 'shorten the title to one line', { path: '/section' });
-  }
-  return { type: 'section', title: input.section, children: [] };
 }

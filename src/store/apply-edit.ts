@@ -383,7 +383,7 @@ export function replayKey(ctx: EditContext): Outcome | null {
 function toSpec(input: EditInput): EditSpec {
   if (!('payload' in input)) return input;
   const p = input.payload;
-  const payload = 'type' in p ? p : payloadFromInput(p);
+  const payload = p !== null && typeof p === 'object' && 'type' in p ? p : payloadFromInput(p as PayloadInput);
   return { ...input, payload } as EditSpec;
 }
 
@@ -413,11 +413,13 @@ async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHo
     }
     if (role === 'commenter') mode = 'propose';
   }
-  // An approval: the proposal must still be open, checked before anything else about the edit.
-  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
   // Idempotency (design section 6): same key and request replays, another request is refused.
+  // Checked before an approval's "still open?", so a retried approval returns its first outcome
+  // instead of PROPOSAL_DECIDED (the proposal it decided is no longer open).
   const replay = replayKey(ctx);
   if (replay) return replay;
+  // An approval: the proposal must still be open, checked before anything else about the edit.
+  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
   await checkWorkingFile(ctx, current);
   // Staleness (design section 5).
   let since: CanvasCommit[] = [];

@@ -1,5 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { payloadFromInput } from '../model/payload-from-input.js';
+import { checkWords } from '../model/payload-from-input.js';
 import { applyEdit } from './apply-edit.js';
 import type { Outcome } from './outcome.js';
 import type { OpenRequest, WriteRequest } from './write-requests.js';
@@ -36,27 +36,26 @@ export function freezeCanvas(ws: Workspace, req: WriteRequest): Promise<Outcome>
  */
 export async function openCanvas(ws: Workspace, req: OpenRequest): Promise<Outcome> {
   const { problem, expectedValue, ...common } = req;
+  let problemText: string;
+  let valueText: string;
   try {
-    payloadFromInput({ text: problem });
-    payloadFromInput({ text: expectedValue });
+    problemText = checkWords(typeof problem === 'string' ? problem : '', '--problem', '/text');
+    valueText = checkWords(typeof expectedValue === 'string' ? expectedValue : '', '--expected-value', '/text');
   } catch (e) {
-    if (e instanceof CanvasError) {
-      const which = problem.trim() === '' ? '--problem' : '--expected-value';
-      return { outcome: 'rejected', code: e.code, reason: `${which}: ${e.message}`, hint: `give ${which} one or more words` };
-    }
+    if (e instanceof CanvasError) return { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
     throw e;
   }
   const created = await applyEdit(ws, { op: 'create' }, common);
   if (created.outcome !== 'applied') return created;
   const p = await applyEdit(
     ws,
-    { op: 'insert', payload: { text: problem }, anchor: { into: 'root' } },
+    { op: 'insert', payload: { text: problemText }, anchor: { into: 'root' } },
     { ...common, why: 'the problem, as stated when the task was opened', base: created.revision, idempotencyKey: undefined },
   );
   if (p.outcome !== 'applied') return p;
   const e = await applyEdit(
     ws,
-    { op: 'insert', payload: { text: expectedValue }, anchor: { after: p.node! } },
+    { op: 'insert', payload: { text: valueText }, anchor: { after: p.node! } },
     { ...common, why: 'the expected value, as stated when the task was opened', base: p.revision, idempotencyKey: undefined },
   );
   if (e.outcome !== 'applied') return e;

@@ -1,14 +1,22 @@
+import { parseDiagram } from '../model/diagram/parse-diagram.js';
 import type { NodePayload } from '../model/types.js';
 
 /**
  * Check a payload's figure at write time (design section 8): a `diagram` source must parse, an
- * `svg` must pass the sanitizer unchanged. Heavy checkers are imported only when a payload holds
- * such a figure, so other writes never load them.
+ * `svg` must pass the sanitizer unchanged. The SVG checker (jsdom and DOMPurify) is imported only
+ * when a payload holds an SVG figure, so other writes never load it. A `mermaid` figure needs no
+ * check beyond the schema: its source is only ever shown as escaped text.
  *
  * @param payload - the node about to be written
  * @throws CanvasError `DIAGRAM_SYNTAX` with line and column, `UNSAFE_SVG` naming what a sanitizer
- *   would remove
+ *   would remove and its path
  */
 export async function checkFigures(payload: NodePayload): Promise<void> {
   if (payload.type !== 'figure') return;
+  if (payload.kind === 'diagram') {
+    parseDiagram(payload.source);
+  } else if (payload.kind === 'svg' && payload.svg) {
+    const { checkSvg } = await import('../model/svg/check-svg.js');
+    await checkSvg(payload.svg, '/figure');
+  }
 }

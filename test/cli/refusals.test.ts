@@ -136,7 +136,7 @@ describe('refusals leave the repository and working file untouched', () => {
   });
 
   it('a bad ledger id: BAD_LEDGER_ID before any file is touched', async () => {
-    for (const bad of ['../x', 'A', 'x.xml', '', '-x', 'a/b']) {
+    for (const bad of ['../x', 'A', 'x.xml', '', '-x', 'a/b', 'a..b', 'a.', 'a.lock']) {
       await refused(['create', '--why', 'x', '--', bad], 2, 'BAD_LEDGER_ID');
     }
   });

@@ -1,4 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { visit } from 'unist-util-visit';
+import { buildSite } from '../../src/site/build-site.js';
+import { loadRenderers } from '../../src/site/load-renderers.js';
 import { describe, expect, it } from 'vitest';
 import { type ImportResult, importMarkdown } from '../../src/import/import-markdown.js';
 import { planImport } from '../../src/import/plan-import.js';
@@ -34,7 +41,7 @@ function count(nodes: readonly CanvasNode[]): CanvasNode[] {
   return nodes.flatMap((n) => (n.type === 'section' ? [n, ...count(n.children)] : [n]));
 }
 
-describe.skipIf(MADR_CORPUS === null)('canvas import on the MADR corpus', () => {
+describe.skipIf(MADR_CORPUS === null)('canvas import and build on the MADR corpus', () => {
   it('imports every decision record into one workspace; each canvas is canonical, counts match, each node has its one insert', async () => {
     expect(existsSync(CORPUS), `the corpus ${CORPUS} is missing (set CANVAS_MADR_CORPUS)`).toBe(true);
     const files = readdirSync(CORPUS)
@@ -80,5 +87,25 @@ describe.skipIf(MADR_CORPUS === null)('canvas import on the MADR corpus', () => 
     const report = await verifyWorkspace(ws);
     expect(report.violations).toEqual([]);
     expect(report.canvases).toBe(files.length);
+
+    // The whole corpus built into one site: every page validates, every comment is Markdown
+    // without raw HTML, and the index lists every canvas.
+    const out = join(mkdtempSync(join(tmpdir(), 'canvas-corpus-site-')), 'site');
+    const built = await buildSite(ws, { out }, await loadRenderers());
+    expect(built.failed).toEqual([]);
+    expect(built.built.sort()).toEqual(files.map(ledgerOf).sort());
+    const validator = new HtmlValidate(new FileSystemConfigLoader());
+    for (const file of files) {
+      const ledger = ledgerOf(file);
+      const page = await validator.validateFile(join(out, ledger, 'index.html'));
+      expect(page.results.flatMap((r) => r.messages.map((m) => `${ledger} ${m.line}:${m.column} ${m.ruleId} ${m.message}`))).toEqual([]);
+      const comment = fromMarkdown(readFileSync(join(out, ledger, 'comment.md'), 'utf8'));
+      const html: string[] = [];
+      visit(comment, 'html', (n) => void html.push(String((n as { value: string }).value)));
+      expect(html, ledger).toEqual([]);
+    }
+    const index = readFileSync(join(out, 'index.html'), 'utf8');
+    for (const file of files) expect(index).toContain(`href="${ledgerOf(file)}/index.html"`);
+    expect((await validator.validateFile(join(out, 'index.html'))).valid).toBe(true);
   });
 });

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { CanvasError } from '../../model/canvas-error.js';
+import { checkLedgerId } from '../../model/check-ledger-id.js';
+import { withGlobal } from '../common-options.js';
+import { type GlobalOptions, workspaceOf } from '../context.js';
+import { printJson } from '../output.js';
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** A progress bar on a terminal (stderr), nothing in a pipe. */
+function progress(): ((done: number, total: number, ledger: string) => void) | undefined {
+  const err = process.stderr;
+  if (!err.isTTY) return undefined;
+  return (done, total, ledger) => {
+    const width = 24;
+    const filled = Math.round((done / Math.max(total, 1)) * width);
+    err.write(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${ledger.slice(0, 40).padEnd(40)}`);
+    if (done === total) err.write('\n');
+  };
+}
+
+/** Register `canvas build [--out DIR] [--ledger ID]...` (design section 7). */
+export function registerBuildCommand(program: Command): void {
+  withGlobal(program.command('build'))
+    .description('build the static site: every canvas at its revision, one page, comment and prompt each, and an index')
+    .option('--out <dir>', 'the output directory', 'site')
+    .option('--ledger <id>', 'only this canvas (repeatable)', collect)
+    .action(async (o: GlobalOptions & { out: string; ledger?: string[] }) => {
+      const ws = workspaceOf(o);
+      for (const id of o.ledger ?? []) checkLedgerId(id);
+      const out = resolve(o.out);
+      if (existsSync(out) && !statSync(out).isDirectory()) {
+        throw new CanvasError('USAGE', `--out ${out} exists and is not a directory`, 'name a directory for the site, for example --out site');
+      }
+      const rel = relative(ws.repo, out);
+      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+        throw new CanvasError('USAGE', `--out ${out} is inside the canvas repository ${ws.repo}`, 'build the site outside state/canvas, for example --out site');
+      }
+      const [{ buildSite }, { loadRenderers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/load-renderers.js')]);
+      const report = await buildSite(ws, { out: o.out, ledgers: o.ledger, onProgress: o.json ? undefined : progress() }, await loadRenderers());
+      if (o.json) {
+        printJson(report);
+      } else {
+        for (const f of report.failed) process.stderr.write(`canvas: ${f.code}: ${f.ledger}: ${f.message}\n`);
+        process.stdout.write(
+          `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
+        );
+      }
+      if (report.failed.length > 0) {
+        if (o.json) process.exitCode = 1;
+        else
+          throw new CanvasError(
+            'BUILD_FAILED',
+            `${report.failed.length} canvas(es) could not be built: ${report.failed.map((f) => f.ledger).join(', ')}`,
+            'the rest of the site was built; run `canvas verify` on the workspace and `canvas read <ledger>` on each one named',
+          );
+      }
+    });
+}

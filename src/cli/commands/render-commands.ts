@@ -1,0 +1,76 @@
+import { type Command, Option } from 'commander';
+import { CanvasError } from '../../model/canvas-error.js';
+import type { Snapshot } from '../../model/snapshot.js';
+import { readSnapshot } from '../../store/read-snapshot.js';
+import { withGlobal } from '../common-options.js';
+import { type GlobalOptions, workspaceOf } from '../context.js';
+import { printJson } from '../output.js';
+import { writeOutput } from '../write-output.js';
+
+type Format = 'html' | 'comment' | 'text';
+
+/** Render a snapshot in one format; each renderer is imported only when asked for. */
+async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
+  switch (format) {
+    case 'html': {
+      const { renderPage } = await import('../../render/html/render-page.js');
+      return renderPage(snapshot);
+    }
+    case 'comment': {
+      const { renderComment } = await import('../../render/comment/render-comment.js');
+      return renderComment(snapshot);
+    }
+    case 'text': {
+      const { renderPrompt } = await import('../../render/text/render-prompt.js');
+      return renderPrompt(snapshot);
+    }
+  }
+}
+
+function positiveInteger(flag: string) {
+  return (v: string): number => {
+    if (!/^[1-9][0-9]*$/.test(v)) throw new CanvasError('USAGE', `${flag} ${v} is not a positive integer`, `for example ${flag} 10`);
+    return Number(v);
+  };
+}
+
+/** Print a projection: on stdout, or into `-o FILE`; with --json, one object saying what was done. */
+function emit(o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): void {
+  if (o.output !== undefined) {
+    const output = writeOutput(o.output, content);
+    if (o.json) printJson({ ...facts, output });
+    return;
+  }
+  if (o.json) printJson({ ...facts, content });
+  else process.stdout.write(content);
+}
+
+/**
+ * Register render and prompt (design sections 7 and 10). Reads are not role-gated on the command
+ * line; the renderers load only when these commands run, so `canvas read` stays light.
+ */
+export function registerRenderCommands(program: Command): void {
+  withGlobal(program.command('render'))
+    .description('render the canvas at one revision: the HTML page, the Basecamp comment, or the prompt text')
+    .argument('<ledger>', 'the ledger id')
+    .option('--at <sha>', 'the canvas as it stood at this commit')
+    .addOption(new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt)').choices(['html', 'comment', 'text']).default('html'))
+    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
+    .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
+      const snapshot = await readSnapshot(workspaceOf(o), { ledger, at: o.at });
+      const content = await renderAs(snapshot, o.format);
+      emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
+    });
+
+  withGlobal(program.command('prompt'))
+    .description('print what a step gets instead of the conversation: Canvas-Base, the discipline, the document, the last edits')
+    .argument('<ledger>', 'the ledger id')
+    .option('--edits <n>', 'how many recent edits to show (default 10)', positiveInteger('--edits'))
+    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
+    .action(async (ledger: string, o: GlobalOptions & { edits?: number; output?: string }) => {
+      const edits = o.edits ?? 10;
+      const snapshot = await readSnapshot(workspaceOf(o), { ledger, edits });
+      const { renderPrompt } = await import('../../render/text/render-prompt.js');
+      emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
+    });
+}

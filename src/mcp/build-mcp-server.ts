@@ -1,0 +1,78 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CanvasError } from '../model/canvas-error.js';
+import { AUTHOR_PART } from '../model/patterns.js';
+import { resolveWorkspace } from '../store/workspace.js';
+import type { ServerContext } from './server-context.js';
+
+/** The server's version, reported in the MCP handshake (the package's version). */
+const VERSION = '0.1.0';
+
+/** Options of `createMcpServer` and `startMcpServer`. */
+export interface CanvasServerOptions {
+  /** The identity (`--as`): a who, `^[A-Za-z0-9][A-Za-z0-9._@:-]*$`. */
+  who: string;
+  /** The workspace directory (`--workspace`); else `$CANVAS_WORKSPACE`, else `$OPENCLAW_WORKSPACE`. */
+  workspace?: string | undefined;
+  /** The environment the workspace falls back to (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** A built server and a way to wait until no tool call is in flight. */
+export interface BuiltServer {
+  server: McpServer;
+  /** Resolves once every tool call received so far has been answered. */
+  idle: () => Promise<void>;
+}
+
+/**
+ * Build the canvas MCP server: resolve the one workspace and check the identity now, load the
+ * MCP SDK and zod lazily, and register the eleven tools (docs/mcp.md).
+ *
+ * @param options - `who`, and the workspace (flag value and environment)
+ * @returns the server, not yet connected, and `idle`
+ * @throws CanvasError `BAD_AUTHOR` for a who that does not match, `NO_WORKSPACE`
+ */
+export async function buildMcpServer(options: CanvasServerOptions): Promise<BuiltServer> {
+  if (!AUTHOR_PART.test(options.who ?? '')) {
+    throw new CanvasError('BAD_AUTHOR', `--as ${JSON.stringify(options.who ?? '')} is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$)`, 'pass --as <who>, for example --as planner');
+  }
+  const ws = resolveWorkspace({ workspace: options.workspace, ...(options.env ? { env: options.env } : {}) });
+  const [{ McpServer }, { registerReadTools }, { registerWriteTools }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('./register-read-tools.js'),
+    import('./register-write-tools.js'),
+  ]);
+  const server = new McpServer(
+    { name: 'canvas', version: VERSION },
+    {
+      instructions: [
+        `Canvases of one workspace, edited one node at a time; every edit is one commit with a reason. You act as "${options.who}";`,
+        'your role on each canvas (viewer < commenter < editor < owner) is granted by its owner, and there is no default role.',
+        'Pass the workspace you were given as `workspace` on every call. Read first (canvas_read) and write against its Canvas-Base: sha as `base`;',
+        'one node per call; a `why` that says why; never quietly answer an open question.',
+        'Every write returns exactly one outcome: applied, proposed, conflict or rejected. Check it: a conflict is never success.',
+      ].join(' '),
+    },
+  );
+  const inFlight = new Set<Promise<CallToolResult>>();
+  const ctx: ServerContext = {
+    ws,
+    who: options.who,
+    track: (call) => {
+      inFlight.add(call);
+      return call.finally(() => inFlight.delete(call));
+    },
+  };
+  registerReadTools(server, ctx);
+  registerWriteTools(server, ctx);
+  const idle = async () => {
+    for (;;) {
+      // First let the SDK start every call already read and write every answer already made.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (inFlight.size === 0) return;
+      await Promise.allSettled([...inFlight]);
+    }
+  };
+  return { server, idle };
+}

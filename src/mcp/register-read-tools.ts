@@ -1,0 +1,153 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CanvasError } from '../model/canvas-error.js';
+import { canvasLog } from '../store/canvas-log.js';
+import { nodeHistory } from '../store/node-history.js';
+import { listProposals } from '../store/proposals.js';
+import { readCanvasText } from '../store/read-canvas.js';
+import { readSnapshot } from '../store/read-snapshot.js';
+import { checkWorkspace } from './check-workspace.js';
+import { loadRenderPrompt } from './load-render-prompt.js';
+import { requireViewer } from './require-viewer.js';
+import type { ServerContext } from './server-context.js';
+import { ledgerArg, nodeArg, workspaceArg } from './tool-arguments.js';
+import { readResult } from './tool-result.js';
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const REFUSED =
+  'A refusal is {"error":{"code","message","hint"}} (isError false): NO_ROLE when you hold no role on the canvas (reads need viewer), WORKSPACE_MISMATCH, CANVAS_NOT_FOUND, BAD_LEDGER_ID.';
+
+/**
+ * Register the read tools: canvas_read, canvas_history, canvas_log, canvas_prompt and
+ * canvas_list_proposals (design sections 5-7, docs/mcp.md). Each checks the workspace, then that
+ * the server's identity holds at least viewer on the canvas.
+ *
+ * @param server - the MCP server
+ * @param ctx - the workspace served and the identity
+ */
+export function registerReadTools(server: McpServer, ctx: ServerContext): void {
+  const gate = async (workspace: string, ledger: string) => {
+    checkWorkspace(ctx.ws, workspace);
+    await requireViewer(ctx, ledger);
+  };
+  const read = (run: () => Promise<string>) => ctx.track(readResult(run));
+
+  server.registerTool(
+    'canvas_read',
+    {
+      title: 'Read a canvas',
+      description: [
+        'Read a canvas. Returns, as `canvas read` prints it, the line `Canvas-Base: <sha>` and then the canonical XML, every node with its `id` and `v`.',
+        'Read first: every write names that sha as `base`, and your decisions should rest on what you read, not on memory.',
+        'Open questions are <question> nodes without answered="true".',
+        REFUSED,
+      ].join(' '),
+      inputSchema: z.strictObject({
+        workspace: workspaceArg,
+        ledger: ledgerArg,
+        at: z.string().optional().describe('Optional: a commit sha (7+ hex) on main; the canvas as it stood there. Leave it out to read the current revision.'),
+      }),
+      annotations: READ,
+    },
+    ({ workspace, ledger, at }) =>
+      read(async () => {
+        await gate(workspace, ledger);
+        const read = await readCanvasText(ctx.ws, { ledger, at });
+        return `Canvas-Base: ${read.revision}\n${read.xml}`;
+      }),
+  );
+
+  server.registerTool(
+    'canvas_history',
+    {
+      title: "A node's history",
+      description: [
+        'The commits that named one node, oldest first, across moves: JSON {"ledger","node","commits":[{"commit","op","node","author","reason","date","proposedBy"?}]}.',
+        'For an approved proposal `author` is who approved it and `proposedBy` who proposed it: two identities.',
+        REFUSED,
+        'NODE_NOT_FOUND when no commit names the node.',
+      ].join(' '),
+      inputSchema: z.strictObject({ workspace: workspaceArg, ledger: ledgerArg, node: nodeArg }),
+      annotations: READ,
+    },
+    ({ workspace, ledger, node }) =>
+      read(async () => {
+        await gate(workspace, ledger);
+        return JSON.stringify({ ledger, node, commits: await nodeHistory(ctx.ws, { ledger, node }) });
+      }),
+  );
+
+  server.registerTool(
+    'canvas_log',
+    {
+      title: "A canvas's log",
+      description: [
+        "The canvas's commits, newest first, every operation with its node, author and reason:",
+        'JSON {"ledger","commits":[{"commit","op","node","author","reason","date"}]}.',
+        REFUSED,
+      ].join(' '),
+      inputSchema: z.strictObject({
+        workspace: workspaceArg,
+        ledger: ledgerArg,
+        maxCount: z.number().int().positive().optional().describe('Optional: at most this many commits (the newest). Leave it out for all.'),
+      }),
+      annotations: READ,
+    },
+    ({ workspace, ledger, maxCount }) =>
+      read(async () => {
+        await gate(workspace, ledger);
+        return JSON.stringify({ ledger, commits: await canvasLog(ctx.ws, { ledger, limit: maxCount }) });
+      }),
+  );
+
+  server.registerTool(
+    'canvas_prompt',
+    {
+      title: 'The canvas as a prompt',
+      description: [
+        'The canvas as text to work from instead of the conversation: the revision to write against, the discipline, the open questions,',
+        'the document as readable text with node ids, and the latest edits with their reasons. Never truncated: a canvas over the budget',
+        'comes whole with a notice that resolving it is your first work.',
+        REFUSED,
+      ].join(' '),
+      inputSchema: z.strictObject({
+        workspace: workspaceArg,
+        ledger: ledgerArg,
+        edits: z.number().int().nonnegative().optional().describe('Optional: how many recent edits to show with their reasons (default 10).'),
+      }),
+      annotations: READ,
+    },
+    ({ workspace, ledger, edits }) =>
+      read(async () => {
+        await gate(workspace, ledger);
+        const snapshot = await readSnapshot(ctx.ws, { ledger, edits });
+        let renderPrompt: Awaited<ReturnType<typeof loadRenderPrompt>>;
+        try {
+          renderPrompt = await loadRenderPrompt();
+        } catch (e) {
+          throw new CanvasError('INTERNAL', `the prompt renderer could not be loaded: ${(e as Error).message}`, 'use canvas_read; this build of the server has no prompt renderer');
+        }
+        return renderPrompt(snapshot, edits !== undefined ? { edits } : {});
+      }),
+  );
+
+  server.registerTool(
+    'canvas_list_proposals',
+    {
+      title: "A canvas's proposals",
+      description: [
+        "The canvas's proposals, open ones first: JSON {\"ledger\",\"proposals\":[{\"id\",\"status\" (open|approved|rejected),\"op\",\"node\",\"anchor\",\"payload\",\"base\",\"why\",\"proposedBy\",\"decidedBy\"?,\"decision\"?,...}]}.",
+        'An editor or owner decides an open one with canvas_approve_proposal or canvas_reject_proposal.',
+        REFUSED,
+      ].join(' '),
+      inputSchema: z.strictObject({ workspace: workspaceArg, ledger: ledgerArg }),
+      annotations: READ,
+    },
+    ({ workspace, ledger }) =>
+      read(async () => {
+        await gate(workspace, ledger);
+        return JSON.stringify({ ledger, proposals: await listProposals(ctx.ws, { ledger }) });
+      }),
+  );
+}

@@ -1,0 +1,142 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { Outcome } from '../store/outcome.js';
+import { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
+import { approveProposal, rejectProposal } from '../store/proposals.js';
+import { authorOfCall } from './author-of-call.js';
+import { checkWorkspace } from './check-workspace.js';
+import { DISCIPLINE } from './discipline.js';
+import type { ServerContext } from './server-context.js';
+import { afterArg, editArgs, intoArg, nodeArg, payloadArgs, proposalIdArg, writeArgs } from './tool-arguments.js';
+import { payloadOfArgs } from './payload-of-args.js';
+import { writeResult } from './tool-result.js';
+
+const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+const RESULT =
+  'Result: one text content holding the outcome as JSON, isError false: {"outcome":"applied"|"proposed"|"conflict"|"rejected",...}.';
+
+interface CommonArgs {
+  workspace: string;
+  ledger: string;
+  why: string;
+  idempotencyKey?: string | undefined;
+  step?: string | undefined;
+  run?: string | undefined;
+}
+
+/**
+ * Register the write tools: canvas_insert, canvas_replace, canvas_remove, canvas_move,
+ * canvas_approve_proposal and canvas_reject_proposal (design sections 3-6, docs/mcp.md). Each
+ * checks the workspace, then calls one store function as the server's identity; the store gates
+ * the role (a commenter's edit becomes a proposal, a viewer's is rejected, no grant is NO_ROLE).
+ *
+ * @param server - the MCP server
+ * @param ctx - the workspace served and the identity
+ */
+export function registerWriteTools(server: McpServer, ctx: ServerContext): void {
+  const write = (run: () => Promise<Outcome>) => ctx.track(writeResult(run));
+  /** What every write hands the store, after the workspace check. */
+  const common = (a: CommonArgs) => {
+    checkWorkspace(ctx.ws, a.workspace);
+    return { ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey };
+  };
+
+  server.registerTool(
+    'canvas_insert',
+    {
+      title: 'Insert one node',
+      description: [
+        'Insert ONE new node, after a sibling (`after`) or first inside a section or the root (`into`). The store mints its id: an applied outcome returns it as `node`.',
+        'The payload is exactly one of `xml`, `text`, `question`, `section`; a section is born empty (insert its children one call at a time).',
+        RESULT,
+        DISCIPLINE,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...editArgs, after: afterArg, into: intoArg, ...payloadArgs }),
+      annotations: WRITE,
+    },
+    (a) =>
+      write(async () =>
+        insertNode(ctx.ws, { ...common(a), base: a.base, require: a.require, after: a.after, into: a.into, payload: payloadOfArgs(a) }),
+      ),
+  );
+
+  server.registerTool(
+    'canvas_replace',
+    {
+      title: "Replace one node's content",
+      description: [
+        "Replace ONE node's content: same id and place, v+1; the type may change (an options table becoming a text is how a decision settles).",
+        'A section takes an empty <section title="..."/> (the title changes, the children stay). A replace that changes nothing is rejected (NO_CHANGE).',
+        'The payload is exactly one of `xml`, `text`, `question`, `section`.',
+        RESULT,
+        DISCIPLINE,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...editArgs, node: nodeArg, ...payloadArgs }),
+      annotations: WRITE,
+    },
+    (a) => write(async () => replaceNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, payload: payloadOfArgs(a) })),
+  );
+
+  server.registerTool(
+    'canvas_remove',
+    {
+      title: 'Remove one node',
+      description: [
+        'Remove ONE node. A section must be empty first: a section with children is rejected (HAS_CHILDREN), naming them. Nothing is lost from the record: history keeps every version.',
+        RESULT,
+        DISCIPLINE,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...editArgs, node: nodeArg }),
+      annotations: { ...WRITE, destructiveHint: true },
+    },
+    (a) => write(async () => removeNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node })),
+  );
+
+  server.registerTool(
+    'canvas_move',
+    {
+      title: 'Move one node',
+      description: [
+        'Move ONE node (a section travels with its whole subtree) after a sibling (`after`) or first inside a section or the root (`into`): same content, v+1.',
+        'Never into its own subtree; a section may hold a section, never deeper. Say in `why` why it belongs in its new place.',
+        RESULT,
+        DISCIPLINE,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...editArgs, node: nodeArg, after: afterArg, into: intoArg }),
+      annotations: WRITE,
+    },
+    (a) => write(async () => moveNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, after: a.after, into: a.into })),
+  );
+
+  server.registerTool(
+    'canvas_approve_proposal',
+    {
+      title: 'Approve a proposal',
+      description: [
+        'Approve an open proposal (editor or owner): it is replayed through the same write path against the proposal\'s own base, authored by you,',
+        'and the record keeps the proposer and you as two identities. If its node changed since that base the outcome is `conflict` and the proposal stays open',
+        '(reject it, or ask for a new proposal). A proposal is decided once: again is rejected (PROPOSAL_DECIDED). `why` says why you approve.',
+        RESULT,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
+      annotations: WRITE,
+    },
+    (a) => write(async () => approveProposal(ctx.ws, { ...common(a), proposal: a.proposalId })),
+  );
+
+  server.registerTool(
+    'canvas_reject_proposal',
+    {
+      title: 'Reject a proposal',
+      description: [
+        'Reject an open proposal (editor or owner), once: the canvas does not change; the proposal is marked rejected with you and your `why`.',
+        'The outcome is `applied` with `node` null (the decision was recorded), or `rejected`.',
+        RESULT,
+      ].join(' '),
+      inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
+      annotations: WRITE,
+    },
+    (a) => write(async () => rejectProposal(ctx.ws, { ...common(a), proposal: a.proposalId })),
+  );
+}

@@ -1,0 +1,12 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Workspace } from '../store/workspace.js';
+
+/** What every tool of one server shares: the one workspace it serves and the identity it acts as. */
+export interface ServerContext {
+  /** The workspace resolved at start (`--workspace`, else `$CANVAS_WORKSPACE`, else `$OPENCLAW_WORKSPACE`). */
+  ws: Workspace;
+  /** The `who` of `--as`: the author of every write and the identity reads are gated by. */
+  who: string;
+  /** Count a tool call in flight, so the server answers every call before it closes. */
+  track: (call: Promise<CallToolResult>) => Promise<CallToolResult>;
+}

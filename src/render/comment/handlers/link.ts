@@ -1,0 +1,27 @@
+import type { PhrasingContent, RootContent } from 'mdast';
+import type { LinkNode } from '../../../model/types.js';
+import { safeHref } from '../../safe-href.js';
+import type { CommentContext } from '../comment-context.js';
+import { crossingParagraph } from '../crossing-paragraph.js';
+
+/** Percent-encode what would force a `<...>` destination (a space, `<`, `>`), so none is written. */
+function plainDestination(href: string): string {
+  return href.replace(/[\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/**
+ * A link in the comment: a Markdown link when its scheme is `http`, `https` or `mailto` (judged
+ * by {@link safeHref}); otherwise the label and the href as plain text, never a link.
+ *
+ * @param node - the link node
+ * @param ctx - the comment context
+ * @returns the blocks
+ */
+export function commentLink(node: LinkNode, ctx: CommentContext): RootContent[] {
+  const href = safeHref(node.href);
+  const label = node.label.trim() === '' ? node.href : node.label;
+  const children: PhrasingContent[] = href
+    ? [{ type: 'link', url: plainDestination(href), children: [{ type: 'text', value: label }] }]
+    : [{ type: 'text', value: `${label} (not a web link; shown as text: ${node.href})` }];
+  return [{ type: 'paragraph', children }, ...crossingParagraph(node.id, ctx)];
+}

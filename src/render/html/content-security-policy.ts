@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import type { Element, Root, RootContent } from 'hast';
+import { MERMAID_PIN } from '../figures/mermaid-pin.js';
+
+function sha256(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+function textOf(el: Element): string {
+  return el.children.map((c) => (c.type === 'text' ? c.value : '')).join('');
+}
+
+function walk(node: Root | RootContent, visit: (el: Element) => void): void {
+  if (node.type === 'element') visit(node);
+  if ('children' in node) for (const c of node.children) walk(c, visit);
+}
+
+/**
+ * Derive the page's Content-Security-Policy from the page itself (design section 7): it allows
+ * only what the tree uses. `default-src 'none'`; `style-src` the sha256 of each inline stylesheet
+ * (and of each style attribute, with `'unsafe-hashes'`, should a drawing carry one); `img-src
+ * data:` only when an image uses a data URL; `script-src` only on a page with a Mermaid figure:
+ * the hash of the inline start-up module, the pinned entry URL and its pinned chunk folder, and
+ * then `style-src 'unsafe-inline'`, because Mermaid injects styles that cannot be hashed ahead of
+ * time (a hash in the same directive would switch `'unsafe-inline'` off). `base-uri` and
+ * `form-action` are closed too (`default-src` does not cover them).
+ *
+ * @param tree - the finished page, without the CSP meta
+ * @param options - `mermaid`: whether the page loads the Mermaid module
+ * @returns the policy string for `<meta http-equiv="Content-Security-Policy">`
+ */
+export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean }): string {
+  const styleHashes = new Set<string>();
+  const attrHashes = new Set<string>();
+  const scriptHashes = new Set<string>();
+  let dataImages = false;
+  walk(tree, (el) => {
+    if (el.tagName === 'style') styleHashes.add(sha256(textOf(el)));
+    if (el.tagName === 'script' && el.properties.src === undefined) scriptHashes.add(sha256(textOf(el)));
+    const style = el.properties.style;
+    if (typeof style === 'string') attrHashes.add(sha256(style));
+    for (const key of ['src', 'href', 'xLinkHref']) {
+      const v = el.properties[key];
+      if ((el.tagName === 'img' || el.tagName === 'image') && typeof v === 'string' && /^\s*data:/i.test(v)) dataImages = true;
+    }
+  });
+  const directives = ["default-src 'none'"];
+  if (options.mermaid) {
+    directives.push("style-src 'unsafe-inline'");
+  } else if (styleHashes.size > 0 || attrHashes.size > 0) {
+    const sources = [...[...styleHashes].sort()];
+    if (attrHashes.size > 0) sources.push("'unsafe-hashes'", ...[...attrHashes].sort());
+    directives.push(`style-src ${sources.join(' ')}`);
+  }
+  if (dataImages) directives.push('img-src data:');
+  if (options.mermaid) directives.push(`script-src ${[...scriptHashes].sort().join(' ')} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`.replace(/ {2,}/g, ' '));
+  directives.push("base-uri 'none'", "form-action 'none'");
+  return directives.join('; ');
+}

@@ -1,0 +1,21 @@
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+import type { ListNode } from '../../../model/types.js';
+import { crossingNote } from '../crossing-note.js';
+import { nodeIdTag } from '../node-id-tag.js';
+import type { PageContext } from '../page-context.js';
+
+/**
+ * Render a list: `ul`, or `ol` when ordered, one `li` per item.
+ *
+ * @param node - the list node
+ * @param ctx - the page context
+ * @returns `<div class="node list" id>` holding the list
+ */
+export function renderList(node: ListNode, ctx: PageContext): Promise<Element> {
+  const list = h(
+    node.ordered ? 'ol' : 'ul',
+    node.items.map((item) => h('li', item)),
+  );
+  return Promise.resolve(h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), list, ...crossingNote(node.id, ctx)]));
+}

@@ -1,0 +1,26 @@
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+import type { QuestionNode } from '../../../model/types.js';
+import { questionMarker } from '../../question-marker.js';
+import { crossingNote } from '../crossing-note.js';
+import { nodeIdTag } from '../node-id-tag.js';
+import type { PageContext } from '../page-context.js';
+
+/**
+ * Render a question (design section 7): the element carries the class `question` (and `open` or
+ * `answered`) and a visible marker, so an open question is loud.
+ *
+ * @param node - the question node
+ * @param ctx - the page context
+ * @returns `<div class="node question open|answered" id>`
+ */
+export function renderQuestion(node: QuestionNode, ctx: PageContext): Promise<Element> {
+  const state = node.answered ? 'answered' : 'open';
+  return Promise.resolve(
+    h('div', { id: node.id, className: ['node', 'question', state] }, [
+      nodeIdTag(node.id),
+      h('p', [h('strong', { className: ['marker'] }, questionMarker(node)), ' ', h('span', { className: ['q-text'] }, node.text)]),
+      ...crossingNote(node.id, ctx),
+    ]),
+  );
+}

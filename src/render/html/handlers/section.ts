@@ -1,0 +1,24 @@
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+import type { SectionNode } from '../../../model/types.js';
+import { crossingNote } from '../crossing-note.js';
+import { nodeIdTag } from '../node-id-tag.js';
+import type { PageContext } from '../page-context.js';
+
+/**
+ * Render a section: `<section id>` with a heading (h2 at the top level, h3 nested, one level
+ * only) and its children.
+ *
+ * @param node - the section
+ * @param ctx - the page context
+ * @returns the `section` element
+ */
+export async function renderSection(node: SectionNode, ctx: PageContext): Promise<Element> {
+  const heading = ctx.depth === 0 ? 'h2' : 'h3';
+  const children = await ctx.renderChildren(node.children, ctx.depth + 1);
+  return h('section', { id: node.id, className: ['node', 'section'] }, [
+    h(heading, [node.title, ' ', nodeIdTag(node.id)]),
+    ...crossingNote(node.id, ctx),
+    ...(children.length > 0 ? children : [h('p', { className: ['empty'] }, 'This section is empty.')]),
+  ]);
+}

@@ -1,0 +1,17 @@
+import type { Element } from 'hast';
+import { h } from 'hastscript';
+import type { TextNode } from '../../../model/types.js';
+import { crossingNote } from '../crossing-note.js';
+import { nodeIdTag } from '../node-id-tag.js';
+import type { PageContext } from '../page-context.js';
+
+/**
+ * Render a text node: a paragraph (its line feeds kept by the stylesheet).
+ *
+ * @param node - the text node
+ * @param ctx - the page context
+ * @returns `<div class="node text" id>` holding the paragraph
+ */
+export function renderText(node: TextNode, ctx: PageContext): Promise<Element> {
+  return Promise.resolve(h('div', { id: node.id, className: ['node', 'text'] }, [nodeIdTag(node.id), h('p', node.text), ...crossingNote(node.id, ctx)]));
+}

@@ -1,0 +1,14 @@
+import type { ElementContent } from 'hast';
+import type { Crossing, Snapshot } from '../../model/snapshot.js';
+import type { CanvasNode } from '../../model/types.js';
+
+/** What every HTML handler is given besides its node. */
+export interface PageContext {
+  snapshot: Snapshot;
+  /** The crossings by node id (design section 7). */
+  crossings: ReadonlyMap<string, Crossing>;
+  /** Section nesting of the node being rendered: 0 at the top level, 1 inside a section. */
+  depth: number;
+  /** Render a section's children one level deeper. */
+  renderChildren(children: readonly CanvasNode[], depth: number): Promise<ElementContent[]>;
+}

@@ -1,0 +1,106 @@
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import { h } from 'hastscript';
+import { toHtml } from 'hast-util-to-html';
+import type { Crossing, Snapshot } from '../../model/snapshot.js';
+import type { CanvasNode } from '../../model/types.js';
+import { indexNodes } from '../../model/index-nodes.js';
+import { MERMAID_PIN } from '../figures/mermaid-pin.js';
+import { contentSecurityPolicy } from './content-security-policy.js';
+import type { PageContext } from './page-context.js';
+import { pageHeader } from './page-header.js';
+import { questionIndex } from './question-index.js';
+import { readTemplate } from './read-template.js';
+import { renderNode } from './render-node.js';
+
+/** Options of {@link renderPage}. */
+export interface PageOptions {
+  /** The page title; default `<ledger> · canvas`. */
+  title?: string;
+}
+
+/** Elements whose element children go one per line, so a golden diff reads like code. */
+const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'table', 'thead', 'tbody', 'tr']);
+
+function breakLines(node: Root | Element): void {
+  const onlyElements = node.children.every((c) => c.type === 'element' || c.type === 'doctype');
+  for (const c of node.children) if (c.type === 'element' && c.tagName !== 'svg' && c.tagName !== 'pre') breakLines(c);
+  if (node.type === 'element' && (!BLOCKS.has(node.tagName) || !onlyElements)) return;
+  const out: RootContent[] = [];
+  node.children.forEach((c, i) => {
+    if (i > 0 || node.type === 'element') out.push({ type: 'text', value: '\n' });
+    out.push(c);
+  });
+  if (node.type === 'element' && out.length > 0) out.push({ type: 'text', value: '\n' });
+  if (node.type === 'root') out.push({ type: 'text', value: '\n' });
+  node.children = out as typeof node.children;
+}
+
+function hasMermaid(nodes: readonly CanvasNode[]): boolean {
+  return nodes.some((n) => (n.type === 'section' ? hasMermaid(n.children) : n.type === 'figure' && n.kind === 'mermaid'));
+}
+
+/**
+ * Render a snapshot as one standalone HTML page (design sections 7 and 8): a hast tree
+ * serialized by hast-util-to-html. The stylesheet is inlined from `templates/page.css`; there is
+ * no external stylesheet, font or image. The header names the ledger, the revision, the frozen
+ * marker and the last edit; `id="questions"` indexes every question; every node's element has
+ * `id="<node id>"`; a node that crossed between sections shows its latest move's reason and
+ * short sha. A page with a Mermaid figure, and only such a page, loads the pinned module. A
+ * Content-Security-Policy meta allows only what the page uses.
+ *
+ * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
+ * @param options - `title`: the page title
+ * @returns the page, UTF-8 text ending in a line feed; the same snapshot gives the same bytes
+ * @throws CanvasError `SCHEMA` for a node type schema 2 does not have
+ */
+export async function renderPage(snapshot: Snapshot, options: PageOptions = {}): Promise<string> {
+  const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
+  const renderChildren = async (children: readonly CanvasNode[], depth: number): Promise<ElementContent[]> => {
+    const out: ElementContent[] = [];
+    for (const child of children) out.push(await renderNode(child, { ...ctx, depth }));
+    return out;
+  };
+  const ctx: PageContext = { snapshot, crossings, depth: 0, renderChildren };
+  const body = await renderChildren(snapshot.canvas.children, 0);
+  const mermaid = hasMermaid(snapshot.canvas.children);
+  const css = await readTemplate('page.css');
+  const nodeCount = indexNodes(snapshot.canvas).size;
+
+  const head: ElementContent[] = [
+    h('meta', { charSet: 'utf-8' }),
+    h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
+    h('meta', { name: 'color-scheme', content: 'light dark' }),
+    h('meta', { name: 'referrer', content: 'no-referrer' }),
+    h('meta', { name: 'generator', content: 'canvas' }),
+    h('title', options.title ?? `${snapshot.ledger} · canvas`),
+    h('style', css),
+  ];
+  if (mermaid) {
+    head.push(
+      h('script', { type: 'module', src: MERMAID_PIN.url, integrity: MERMAID_PIN.integrity, crossOrigin: 'anonymous' }),
+      h('script', { type: 'module' }, MERMAID_PIN.init),
+    );
+  }
+  const html = h('html', { lang: 'en' }, [
+    h('head', head),
+    h('body', [
+      pageHeader(snapshot),
+      questionIndex(snapshot.canvas),
+      h('main', { className: ['canvas'] }, body.length > 0 ? body : [h('p', { className: ['empty'] }, 'This canvas is empty.')]),
+      h('footer', [
+        h('p', [
+          `Rendered from revision `,
+          h('code', snapshot.revision),
+          ` of canvas ${snapshot.ledger} (${nodeCount} ${nodeCount === 1 ? 'node' : 'nodes'}). This page is a projection: it is regenerated, never edited.`,
+        ]),
+      ]),
+    ]),
+  ]);
+  const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
+  const policy = contentSecurityPolicy(tree, { mermaid });
+  // The policy goes right after the charset, before anything it governs.
+  head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: policy }));
+  (html.children[0] as Element).children = head;
+  breakLines(tree);
+  return toHtml(tree, { upperDoctype: true });
+}

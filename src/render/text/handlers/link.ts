@@ -1,0 +1,15 @@
+import type { LinkNode } from '../../../model/types.js';
+import { crossingLine } from '../crossing-line.js';
+import { indentLines } from '../indent-lines.js';
+import type { TextContext } from '../text-context.js';
+
+/**
+ * A link in the prompt: `[id] link: label <href>` (the href as stored; a prompt opens nothing).
+ *
+ * @param node - the link node
+ * @param ctx - the prompt context
+ * @returns the lines
+ */
+export function textLink(node: LinkNode, ctx: TextContext): string[] {
+  return [...indentLines(ctx.depth, `[${node.id}] link: `, `${node.label} <${node.href}>`), ...crossingLine(node.id, ctx)];
+}

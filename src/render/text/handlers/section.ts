@@ -1,0 +1,19 @@
+import type { SectionNode } from '../../../model/types.js';
+import { crossingLine } from '../crossing-line.js';
+import type { TextContext } from '../text-context.js';
+
+/**
+ * A section in the prompt: `[id] section "title"`, then its children indented.
+ *
+ * @param node - the section
+ * @param ctx - the prompt context
+ * @returns the lines
+ */
+export function textSection(node: SectionNode, ctx: TextContext): string[] {
+  const children = ctx.renderChildren(node.children, ctx.depth + 1);
+  return [
+    `${'  '.repeat(ctx.depth)}[${node.id}] section “${node.title}”${children.length === 0 ? ' (empty)' : ''}`,
+    ...crossingLine(node.id, ctx),
+    ...children,
+  ];
+}

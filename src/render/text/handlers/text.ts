@@ -1,0 +1,15 @@
+import type { TextNode } from '../../../model/types.js';
+import { crossingLine } from '../crossing-line.js';
+import { indentLines } from '../indent-lines.js';
+import type { TextContext } from '../text-context.js';
+
+/**
+ * A text node in the prompt: `[id] text: ...`, verbatim.
+ *
+ * @param node - the text node
+ * @param ctx - the prompt context
+ * @returns the lines
+ */
+export function textText(node: TextNode, ctx: TextContext): string[] {
+  return [...indentLines(ctx.depth, `[${node.id}] text: `, node.text), ...crossingLine(node.id, ctx)];
+}

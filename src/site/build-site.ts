@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+import { indexNodes } from '../model/index-nodes.js';
+import { listCanvases } from '../store/list-canvases.js';
+import { readSnapshot } from '../store/read-snapshot.js';
+import { RepoReader } from '../store/repo-reader.js';
+import type { Workspace } from '../store/workspace.js';
+
+/** One canvas's line on the index page, kept in the manifest so unchanged canvases are not read. */
+export interface SiteEntry {
+  ledger: string;
+  revision: string;
+  /** Open questions: their count. */
+  openQuestions: number;
+  questions: number;
+  nodes: number;
+  lastEdit: { date: string; author: string; op: string; reason: string } | null;
+  frozen: { reason: string; commit: string } | null;
+}
+
+/** What was built from what: `DIR/.canvas-build.json`. */
+export interface SiteManifest {
+  /** Invalidates every entry when the renderers or templates change. */
+  renderer: string;
+  entries: Record<string, SiteEntry & { files: Record<string, string> }>;
+}
+
+/** The renderers the site uses (injected, so `src/site` never touches git itself for them). */
+export interface SiteRenderers {
+  renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
+  renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
+  renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
+  renderIndex: (entries: readonly SiteEntry[]) => Promise<string> | string;
+  /** A string that changes whenever any renderer or template changes. */
+  version: string;
+}
+
+/** Options of {@link buildSite}. */
+export interface BuildOptions {
+  /** The output directory. */
+  out: string;
+  /** Only these ledgers (default: every canvas). */
+  ledgers?: readonly string[] | undefined;
+  /** Called after each canvas: done so far, total, and the ledger. */
+  onProgress?: ((done: number, total: number, ledger: string) => void) | undefined;
+}
+
+/** What a build did. */
+export interface BuildReport {
+  out: string;
+  built: string[];
+  unchanged: string[];
+  failed: Array<{ ledger: string; code: string; message: string }>;
+}
+
+function writeAtomic(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, content);
+  renameSync(tmp, path);
+}
+
+function hash(s: string): string {
+  return createHash('sha256').update(s).digest('hex').slice(0, 16);
+}
+
+function readManifest(path: string, renderer: string): SiteManifest {
+  try {
+    const m = JSON.parse(readFileSync(path, 'utf8')) as SiteManifest;
+    if (m.renderer === renderer && m.entries) return m;
+  } catch {
+    // no manifest yet, or unreadable: build everything
+  }
+  return { renderer, entries: {} };
+}
+
+function sameFiles(dir: string, files: Record<string, string>): boolean {
+  try {
+    return Object.entries(files).every(([name, h]) => hash(readFileSync(join(dir, name), 'utf8')) === h);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Build the static site (design section 7): every canvas at its revision to
+ * `DIR/<ledger>/index.html`, `comment.md` and `prompt.txt`, plus `DIR/index.html` listing every
+ * canvas. Byte-identical output for identical input; incremental through a manifest of what was
+ * built from which revision (a canvas whose revision and outputs are unchanged is not rendered
+ * again). One bad canvas does not stop the build: it is reported and the rest is built.
+ *
+ * @param ws - the workspace
+ * @param options - the output directory, the ledgers to build, a progress callback
+ * @param renderers - the page, comment, prompt and index renderers
+ * @returns what was built, left unchanged, or failed
+ * @throws CanvasError `CANVAS_NOT_FOUND` for a `ledgers` entry that is not a canvas
+ */
+export async function buildSite(ws: Workspace, options: BuildOptions, renderers: SiteRenderers): Promise<BuildReport> {
+  const out = resolve(options.out);
+  mkdirSync(out, { recursive: true });
+  const manifestPath = join(out, '.canvas-build.json');
+  const manifest = readManifest(manifestPath, renderers.version);
+  const all = await listCanvases(ws);
+  const wanted = options.ledgers ? new Set(options.ledgers) : null;
+  for (const ledger of wanted ?? []) {
+    if (!all.some((c) => c.ledger === ledger)) {
+      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, 'run `canvas build` without --ledger to build every canvas', {
+        ledger,
+      });
+    }
+  }
+  const todo = all.filter((c) => wanted === null || wanted.has(c.ledger));
+  const report: BuildReport = { out, built: [], unchanged: [], failed: [] };
+  const reader = new RepoReader(ws);
+  try {
+    let done = 0;
+    for (const { ledger, revision } of todo) {
+      const dir = join(out, ledger);
+      const previous = manifest.entries[ledger];
+      if (previous && previous.revision === revision && sameFiles(dir, previous.files)) {
+        report.unchanged.push(ledger);
+      } else {
+        try {
+          const snapshot = await readSnapshot(ws, { ledger }, reader);
+          const files: Record<string, string> = {
+            'index.html': await renderers.renderPage(snapshot),
+            'comment.md': renderers.renderComment(snapshot),
+            'prompt.txt': renderers.renderPrompt(snapshot, {}),
+          };
+          for (const [name, content] of Object.entries(files)) writeAtomic(join(dir, name), content);
+          const questions = [...indexNodes(snapshot.canvas).values()].filter((e) => e.node.type === 'question');
+          const last = snapshot.lastEdit;
+          manifest.entries[ledger] = {
+            ledger,
+            revision,
+            openQuestions: questions.filter((q) => q.node.type === 'question' && !q.node.answered).length,
+            questions: questions.length,
+            nodes: indexNodes(snapshot.canvas).size,
+            lastEdit: last ? { date: last.date, author: last.author, op: last.op, reason: last.reason } : null,
+            frozen: snapshot.frozen ? { reason: snapshot.frozen.reason, commit: snapshot.frozen.commit } : null,
+            files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, hash(c)])),
+          };
+          report.built.push(ledger);
+        } catch (e) {
+          const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
+          report.failed.push({ ledger, code: err.code, message: err.message });
+          delete manifest.entries[ledger];
+        }
+      }
+      done += 1;
+      options.onProgress?.(done, todo.length, ledger);
+    }
+  } finally {
+    reader.close();
+  }
+  const entries = all.map((c) => manifest.entries[c.ledger]).filter((e): e is SiteManifest['entries'][string] => e !== undefined);
+  writeAtomic(join(out, 'index.html'), await renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
+  const sorted: SiteManifest = { renderer: manifest.renderer, entries: Object.fromEntries(Object.keys(manifest.entries).sort().map((k) => [k, manifest.entries[k]!])) };
+  writeAtomic(manifestPath, `${JSON.stringify(sorted, null, 2)}\n`);
+  return report;
+}

@@ -1,0 +1,129 @@
+// canvas render and canvas prompt, spawned as a user would run them (STYLE habit 8).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../src/store/workspace.js';
+import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
+
+let ws: Workspace;
+let first: string;
+let last: string;
+
+beforeAll(async () => {
+  ws = tempWorkspace();
+  const opened = await runCli(ws, ['open', 'cli-task', '--problem', 'Slow flags', '--expected-value', 'Fast flags', '--why', 'the task was opened']);
+  expect(opened.code).toBe(0);
+  first = baseOf(opened.stdout);
+  const q = await runCli(ws, ['insert', 'cli-task', '--into', 'root', '--question', 'Who owns it?', '--base', first, '--why', 'nobody said']);
+  expect(q.code).toBe(0);
+  last = baseOf(q.stdout);
+});
+
+describe('canvas render', () => {
+  it('prints the HTML page by default, rendered from the current revision', async () => {
+    const r = await runCli(ws, ['render', 'cli-task']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(r.stdout).toContain(`<code class="revision">${last}</code>`);
+    expect(r.stdout).toContain('id="questions"');
+  });
+
+  it('renders the comment and the prompt text', async () => {
+    const c = await runCli(ws, ['render', 'cli-task', '--format', 'comment']);
+    expect(c.code).toBe(0);
+    expect(c.stdout).toContain(`Revision: \`${last}\``);
+    const t = await runCli(ws, ['render', 'cli-task', '--format', 'text']);
+    expect(t.code).toBe(0);
+    expect(t.stdout.split('\n')[0]).toBe(`Canvas-Base: ${last}`);
+  });
+
+  it('renders the canvas as it stood --at an earlier commit', async () => {
+    const r = await runCli(ws, ['render', 'cli-task', '--at', first, '--format', 'text']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`Canvas-Base: ${first}`);
+    expect(r.stdout).not.toContain('Who owns it?');
+  });
+
+  it('writes -o FILE atomically, leaving no temporary file, and says so with --json', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    const file = join(dir, 'page.html');
+    writeFileSync(file, 'old');
+    const r = await runCli(ws, ['render', 'cli-task', '-o', file, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ ledger: 'cli-task', revision: last, format: 'html', output: file });
+    const printed = await runCli(ws, ['render', 'cli-task']);
+    expect(readFileSync(file, 'utf8')).toBe(printed.stdout);
+    expect(readdirSync(dir)).toEqual(['page.html']);
+  });
+
+  it('prints the rendering inside the JSON object without -o', async () => {
+    const r = await runCli(ws, ['render', 'cli-task', '--format', 'comment', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ ledger: 'cli-task', revision: last, format: 'comment' });
+    expect(out.content).toContain('Who owns it?');
+  });
+
+  it('refuses an unknown format, an unknown canvas and an unwritable -o with exit 2 and a code', async () => {
+    const f = await runCli(ws, ['render', 'cli-task', '--format', 'pdf', '--json']);
+    expect(f.code).toBe(2);
+    expect(JSON.parse(f.stdout).error.code).toBe('USAGE');
+    const n = await runCli(ws, ['render', 'no-such-task', '--json']);
+    expect(n.code).toBe(2);
+    expect(JSON.parse(n.stdout).error.code).toBe('CANVAS_NOT_FOUND');
+    const o = await runCli(ws, ['render', 'cli-task', '-o', join(tmpdir(), 'no-such-dir-canvas', 'x.html'), '--json']);
+    expect(o.code).toBe(2);
+    expect(JSON.parse(o.stdout).error.code).toBe('USAGE');
+    expect(existsSync(join(tmpdir(), 'no-such-dir-canvas'))).toBe(false);
+  });
+
+  it('needs no role: a reader without a grant renders', async () => {
+    const r = await runCli(ws, ['render', 'cli-task', '--format', 'comment'], { CANVAS_AUTHOR: 'stranger | by-hand' });
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('canvas prompt', () => {
+  it('prints the prompt with the last N edits', async () => {
+    const r = await runCli(ws, ['prompt', 'cli-task', '--edits', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe(`Canvas-Base: ${last}`);
+    expect(r.stdout).toContain('Recent edits (newest first, 1):');
+    expect(r.stdout).toContain('nobody said');
+    expect(r.stdout).not.toContain('the expected value, as stated');
+  });
+
+  it('refuses --edits that is not a positive integer', async () => {
+    const r = await runCli(ws, ['prompt', 'cli-task', '--edits', '0', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
+  });
+});
+
+describe('canvas read stays light', () => {
+  it('loads no renderer and no syntax-tree serializer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-loads-'));
+    const log = join(dir, 'loaded.txt');
+    const hooks = join(dir, 'hooks.mjs');
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  appendFileSync(${JSON.stringify(log)}, url + '\\n');\n  return next(url, context);\n}\n`,
+    );
+    const register = join(dir, 'register.mjs');
+    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    const r = await runCli(ws, ['read', 'cli-task'], { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` });
+    expect(r.code).toBe(0);
+    const loaded = readFileSync(log, 'utf8').trim().split('\n');
+    expect(loaded.some((u) => u.endsWith('/dist/cli/canvas.js'))).toBe(true);
+    for (const url of loaded.filter((u) => u.startsWith('file:'))) {
+      const text = readFileSync(new URL(url), 'utf8');
+      expect(text, url).not.toMatch(/function (renderPage|renderComment|renderPrompt|toHtml|toMarkdown)\(/);
+    }
+    const render = await runCli(ws, ['render', 'cli-task'], { NODE_OPTIONS: `--import ${pathToFileURL(register).href}` });
+    expect(render.code).toBe(0);
+    const after = readFileSync(log, 'utf8');
+    expect(after).toMatch(/render-page/);
+  });
+});

@@ -1,0 +1,88 @@
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { expect } from 'vitest';
+import { AppliedSchema, ConflictSchema, ErrorResultSchema, ProposedSchema, RejectedSchema } from '../../src/mcp/outcome-schemas.js';
+import type { Outcome } from '../../src/store/outcome.js';
+import type { Workspace } from '../../src/store/workspace.js';
+import { ROOT } from './workspace.js';
+
+/** What a tool call returned: its one text content and its isError flag. */
+export interface ToolCall {
+  text: string;
+  isError: boolean;
+}
+
+/** An MCP client connected to one `canvas mcp --as <who>` process. */
+export interface McpSession {
+  who: string;
+  client: Client;
+  /** Call a tool and return its one text content. */
+  call: (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
+  /** Call a write tool and return its outcome, checked against exactly one outcome schema. */
+  write: (name: string, args: Record<string, unknown>) => Promise<Outcome>;
+  /** Call a tool that must answer with the error shape; return the error. */
+  error: (name: string, args: Record<string, unknown>) => Promise<{ code: string; message: string; hint: string }>;
+  /** Call canvas_read and return the Canvas-Base: sha and the XML. */
+  read: (ledger: string) => Promise<{ base: string; xml: string }>;
+  close: () => Promise<void>;
+}
+
+const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema];
+
+/**
+ * Check a write tool's result: not isError, one text content, JSON that parses against exactly
+ * one of the four outcome schemas (and not the error shape).
+ */
+export function outcomeOf(result: ToolCall): Outcome {
+  expect(result.isError, result.text).toBe(false);
+  const json: unknown = JSON.parse(result.text);
+  const matched = OUTCOMES.filter((s) => s.safeParse(json).success);
+  expect(matched, result.text).toHaveLength(1);
+  expect(ErrorResultSchema.safeParse(json).success).toBe(false);
+  return json as Outcome;
+}
+
+/**
+ * Spawn `node bin/canvas.js mcp --as <who> --workspace <ws>` with the SDK's stdio client, as an
+ * agent's host would.
+ */
+export async function connectAs(ws: Workspace, who: string, workspaceArg: string = ws.root): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(ROOT, 'bin', 'canvas.js'), 'mcp', '--as', who, '--workspace', workspaceArg],
+    env: { ...(process.env as Record<string, string>) },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'canvas-test', version: '0.0.0' });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>): Promise<ToolCall> => {
+    const r = await client.callTool({ name, arguments: args });
+    const content = r.content as { type: string; text: string }[];
+    expect(content).toHaveLength(1);
+    expect(content[0]!.type).toBe('text');
+    return { text: content[0]!.text, isError: r.isError === true };
+  };
+  return {
+    who,
+    client,
+    call,
+    write: async (name, args) => outcomeOf(await call(name, args)),
+    error: async (name, args) => {
+      const r = await call(name, args);
+      expect(r.isError, r.text).toBe(false);
+      const json: unknown = JSON.parse(r.text);
+      expect(ErrorResultSchema.safeParse(json).success, r.text).toBe(true);
+      expect(OUTCOMES.some((s) => s.safeParse(json).success)).toBe(false);
+      return (json as { error: { code: string; message: string; hint: string } }).error;
+    },
+    read: async (ledger) => {
+      const r = await call('canvas_read', { workspace: ws.root, ledger });
+      expect(r.isError, r.text).toBe(false);
+      const m = /^Canvas-Base: ([0-9a-f]{40})\n([\s\S]*)$/.exec(r.text);
+      if (!m) throw new Error(`canvas_read did not print Canvas-Base: first:\n${r.text}`);
+      return { base: m[1]!, xml: m[2]! };
+    },
+    close: () => client.close(),
+  };
+}

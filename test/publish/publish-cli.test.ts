@@ -1,0 +1,124 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { composeCommentHtml } from '../../src/publish/compose-comment-html.js';
+import { markdownToBasecampHtml } from '../../src/publish/markdown-to-basecamp.js';
+import { renderComment } from '../../src/render/comment/render-comment.js';
+import { readSnapshot } from '../../src/store/read-snapshot.js';
+import type { Workspace } from '../../src/store/workspace.js';
+import { baseOf, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { FakeBasecamp } from './helpers/basecamp-server.js';
+
+const ROW = '**Status:** framed\n\n* next: open the canvas\n';
+const TODO = 'https://3.basecamp.com/195539477/buckets/2085958504/todos/1069479338';
+
+let server: FakeBasecamp;
+let ws: Workspace;
+let rowFile: string;
+
+beforeEach(async () => {
+  server = await new FakeBasecamp().start();
+  ws = tempWorkspace();
+  rowFile = join(ws.root, 'row.md');
+  writeFileSync(rowFile, ROW);
+});
+afterEach(async () => {
+  await server.stop();
+});
+
+function env(token = server.token): Record<string, string> {
+  return { BASECAMP_ACCESS_TOKEN: token, BASECAMP_API_URL: server.url, BASECAMP_CONTACT: 'tests@example.com' };
+}
+
+describe('canvas publish (spawned)', () => {
+  it('creates, then says unchanged and sends nothing; --json tells the orchestrator what happened', async () => {
+    const first = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--json'], env());
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const out = JSON.parse(first.stdout);
+    expect(out).toMatchObject({ outcome: 'created', ledger: 'task-1', revision: null, comment: { account: '195539477', bucket: '2085958504', recording: '1069479338' } });
+    expect(server.comments.get(Number(out.comment.id))?.content).toBe(markdownToBasecampHtml(ROW));
+
+    const second = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile], env());
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain(`unchanged: comment ${out.comment.id}`);
+    expect(server.writes()).toHaveLength(1);
+
+    writeFileSync(rowFile, `${ROW}* blocked on: nothing\n`);
+    const third = await runCli(ws, ['publish', 'task-1', '--row-body', '-', '--json'], env(), readFileSync(rowFile, 'utf8'));
+    expect(JSON.parse(third.stdout)).toMatchObject({ outcome: 'updated', comment: { id: out.comment.id } });
+  });
+
+  it('publishes the row body and the canvas render, then rewrites the same comment as the canvas changes', async () => {
+    const opened = await runCli(ws, ['open', 'task-2', '--problem', 'Logins <b>fail</b>.', '--expected-value', 'Every address logs in.', '--why', 'the task starts']);
+    expect(opened.code, opened.stderr).toBe(0);
+    const first = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile, '--recording', TODO, '--json'], env());
+    expect(first.code, first.stderr).toBe(0);
+    const out = JSON.parse(first.stdout);
+    const snapshot = await readSnapshot(ws, { ledger: 'task-2' });
+    expect(out).toMatchObject({ outcome: 'created', revision: snapshot.revision });
+    const sent = JSON.parse(server.writes()[0]!.body).content as string;
+    expect(sent).toBe(composeCommentHtml(ROW, renderComment(snapshot)));
+    expect(sent.startsWith(markdownToBasecampHtml(ROW))).toBe(true);
+    expect(sent).toContain(snapshot.revision);
+    expect(sent).toContain('Logins &#x3C;b>fail&#x3C;/b>.');
+    expect(server.comments.get(Number(out.comment.id))?.content).toBe(sent);
+
+    const read = await runCli(ws, ['read', 'task-2']);
+    const edit = await runCli(ws, ['insert', 'task-2', '--into', 'root', '--text', 'Ship behind a flag.', '--base', baseOf(read.stdout), '--why', 'decided in review']);
+    expect(edit.code, edit.stderr).toBe(0);
+    const second = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toContain(`updated comment ${out.comment.id} in place`);
+    const third = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    expect(third.stdout).toContain('nothing sent');
+    expect(server.comments.size).toBe(1);
+    expect(server.comments.get(Number(out.comment.id))?.content).toContain('Ship behind a flag.');
+    expect(server.writes().map((w) => `${w.method} ${w.status}`)).toEqual(['POST 201', 'PUT 200']);
+  });
+
+  it('refuses without --row-body (exit 2) and sends nothing', async () => {
+    const r = await runCli(ws, ['publish', 'task-1', '--recording', TODO], env());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^canvas: ROW_BODY_REQUIRED: /);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('fails a bad token with exit 2 and a clear message that never shows the token', async () => {
+    const secret = 'bc-SECRET-token-0123456789';
+    for (const json of [false, true]) {
+      const r = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, ...(json ? ['--json'] : [])], env(secret));
+      expect(r.code).toBe(2);
+      expect(`${r.stdout}${r.stderr}`).toMatch(/PUBLISH_AUTH/);
+      expect(`${r.stdout}${r.stderr}`).toMatch(/BASECAMP_ACCESS_TOKEN/);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+    }
+    expect(server.comments.size).toBe(0);
+  });
+
+  it('--dry-run prints the HTML and sends nothing', async () => {
+    const r = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--dry-run'], {});
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${markdownToBasecampHtml(ROW)}\n`);
+    expect(r.stderr).toMatch(/dry run: would create the comment; nothing sent/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('the publisher stays out of the light commands', () => {
+  it('no chunk the CLI entry loads statically holds the publisher or the sanitizer; one lazy chunk does', () => {
+    const dir = join(ROOT, 'dist', 'cli');
+    const marker = /clobberPrefix|recordingCommentsPath/;
+    const seen = new Set<string>();
+    const visit = (file: string): void => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const code = readFileSync(join(dir, file), 'utf8');
+      expect(code, file).not.toMatch(marker);
+      for (const m of code.matchAll(/(?:from|import) "\.\/([^"]+)"/g)) visit(m[1]!);
+    };
+    visit('canvas.js');
+    const lazy = readdirSync(dir).filter((f) => !seen.has(f) && marker.test(readFileSync(join(dir, f), 'utf8')));
+    expect(lazy.some((f) => f.startsWith('publish-comment-'))).toBe(true);
+  });
+});

@@ -1,0 +1,125 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fromHtml } from 'hast-util-from-html';
+import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { describe, expect, it } from 'vitest';
+import { replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { AUTHOR, runCli } from '../helpers/workspace.js';
+import { exampleWorkspace } from './site-fixture.js';
+
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const out = () => join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
+
+describe('canvas build', () => {
+  it('writes every canvas page, comment and prompt and an index; identical input gives identical bytes', async () => {
+    const ws = exampleWorkspace();
+    const [a, b] = [out(), out()];
+    const first = await runCli(ws, ['build', '--out', a]);
+    expect(first.code, first.stderr).toBe(0);
+    // No progress bar in a pipe.
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('built 4, unchanged 0, failed 0');
+    expect((await runCli(ws, ['build', '--out', b])).code).toBe(0);
+    const files = tree(a);
+    expect(Object.keys(files).sort()).toEqual(
+      [
+        '.canvas-build.json',
+        'index.html',
+        ...['concurrency', 'node-identity', 'projections', 'store-substrate'].flatMap((l) => [`${l}/comment.md`, `${l}/index.html`, `${l}/prompt.txt`]),
+      ].sort(),
+    );
+    expect(tree(b)).toEqual(files);
+    // The index lists every canvas with a link, its open questions and the frozen one.
+    const index = fromHtml(files['index.html']!);
+    const links: string[] = [];
+    const visit = (n: { type: string; tagName?: string; properties?: Record<string, unknown>; children?: unknown[] }) => {
+      if (n.type === 'element' && n.tagName === 'a') links.push(String(n.properties?.href));
+      for (const c of (n.children ?? []) as (typeof n)[]) visit(c);
+    };
+    visit(index as never);
+    expect(links).toEqual(['concurrency/index.html', 'node-identity/index.html', 'projections/index.html', 'store-substrate/index.html']);
+    expect(files['index.html']).toContain('frozen');
+    // Every page and the index validate; every comment is Markdown without raw HTML.
+    const validator = new HtmlValidate(new FileSystemConfigLoader());
+    for (const [name, text] of Object.entries(files)) {
+      if (name.endsWith('.html')) {
+        const report = await validator.validateString(text, name);
+        expect(report.results.flatMap((r) => r.messages.map((m) => `${name} ${m.ruleId} ${m.message}`))).toEqual([]);
+      }
+      if (name.endsWith('.md')) {
+        const md = fromMarkdown(text);
+        expect(JSON.stringify(md)).not.toContain('"type":"html"');
+      }
+    }
+  });
+
+  it('is incremental: an unchanged canvas is not rendered again; one edit rebuilds one canvas and the index', async () => {
+    const ws = exampleWorkspace();
+    const dir = out();
+    expect((await runCli(ws, ['build', '--out', dir])).code).toBe(0);
+    const before = tree(dir);
+    const again = await runCli(ws, ['build', '--out', dir, '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ built: [], failed: [] });
+    expect(JSON.parse(again.stdout).unchanged).toHaveLength(4);
+    const r = await readCanvas(ws, { ledger: 'concurrency' });
+    const text = [...r.xml.matchAll(/<text id="([a-z0-9]+)"/g)][0]![1]!;
+    expect((await replaceNode(ws, { ledger: 'concurrency', node: text, payload: { text: 'Edited for the build test.' }, base: r.revision, why: 'an edit', author: AUTHOR })).outcome).toBe('applied');
+    const third = JSON.parse((await runCli(ws, ['build', '--out', dir, '--json'])).stdout);
+    expect(third.built).toEqual(['concurrency']);
+    expect(third.unchanged.sort()).toEqual(['node-identity', 'projections', 'store-substrate']);
+    const after = tree(dir);
+    const changed = Object.keys(after).filter((k) => after[k] !== before[k]).sort();
+    expect(changed).toEqual(['.canvas-build.json', 'concurrency/comment.md', 'concurrency/index.html', 'concurrency/prompt.txt', 'index.html']);
+    // A page removed by hand is rebuilt even though the revision did not move.
+    execFileSync('rm', [join(dir, 'projections', 'index.html')]);
+    expect(JSON.parse((await runCli(ws, ['build', '--out', dir, '--json'])).stdout).built).toEqual(['projections']);
+  });
+
+  it('reports a bad canvas, builds the rest, and exits non-zero', async () => {
+    const ws = exampleWorkspace();
+    // A canvas ref pointing at a commit written outside the tool, holding XML the schema refuses.
+    const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: ws.repo, input, encoding: 'utf8' }).trim();
+    const blob = git(['hash-object', '-w', '--stdin'], '<canvas ledger="broken" schema="2"><div>no</div></canvas>\n');
+    const treeSha = git(['mktree'], `100644 blob ${blob}\tbroken.xml\n`);
+    const commit = git(['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit-tree', treeSha, '-m', 'outside'], undefined);
+    git(['update-ref', 'refs/canvas/broken', commit]);
+    const dir = out();
+    const r = await runCli(ws, ['build', '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('BUILD_FAILED');
+    expect(r.stderr).toContain('broken');
+    const files = tree(dir);
+    expect(files['store-substrate/index.html']).toBeDefined();
+    expect(files['broken/index.html']).toBeUndefined();
+    const json = await runCli(ws, ['build', '--out', out(), '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).failed).toEqual([expect.objectContaining({ ledger: 'broken', code: 'SCHEMA' })]);
+  });
+
+  it('--ledger builds only the canvases named; an unknown one is refused', async () => {
+    const ws = exampleWorkspace();
+    const dir = out();
+    const r = await runCli(ws, ['build', '--out', dir, '--ledger', 'projections', '--json']);
+    expect(JSON.parse(r.stdout).built).toEqual(['projections']);
+    expect(Object.keys(tree(dir)).filter((k) => k.endsWith('/index.html'))).toEqual(['projections/index.html']);
+    const bad = await runCli(ws, ['build', '--out', dir, '--ledger', 'nope', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error.code).toBe('CANVAS_NOT_FOUND');
+  });
+});
