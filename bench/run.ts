@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { verifyWorkspace } from '../src/store/verify-workspace.js';
 import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
+import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
+import { siteBuild } from './benchmarks/site.js';
 import { concurrentWriters } from './benchmarks/writers.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
 import { generateWorkspace } from './lib/generate-workspace.js';
@@ -21,10 +23,13 @@ const strict = args.includes('--strict');
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : null;
 
-const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<BenchResult> }> = [
+const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<BenchResult | BenchResult[]> }> = [
   { key: 'cli-edit', run: cliEdit },
   { key: 'lib-edit', run: inProcessEdit },
   { key: 'cli-read', run: cliRead },
+  { key: 'page-render', run: pageRender },
+  { key: 'cli-render', run: cliRender },
+  { key: 'site', run: siteBuild },
   { key: 'history', run: historyBench },
   { key: 'writers', run: concurrentWriters },
 ];
@@ -44,6 +49,7 @@ function machine(): Record<string, unknown> {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     git: tool('git', ['--version']),
+    pandoc: tool('pandoc', ['--version']),
     loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))),
   };
 }
@@ -59,7 +65,7 @@ function row(r: BenchResult): string[] {
     r.a ? f(r.a.median, 1) : '',
     r.b ? f(r.b.median, 1) : '',
     r.target,
-    r.pass === null ? '-' : r.pass ? 'met' : 'MISSED',
+    r.skipped ? 'skipped' : r.pass === null ? '-' : r.pass ? 'met' : 'MISSED',
     r.figure === 'ratio' || r.figure === 'median ms' ? '' : r.figure,
   ];
 }
@@ -107,10 +113,12 @@ async function main(): Promise<number> {
       if (only && !only.has(b.key)) continue;
       ctx.log(`running ${b.key}`);
       try {
-        const r = await b.run(ctx);
-        results.push(r);
-        ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
-        if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+        const got = await b.run(ctx);
+        for (const r of Array.isArray(got) ? got : [got]) {
+          results.push(r);
+          ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
+          if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+        }
       } catch (e) {
         failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
       }

@@ -35,6 +35,8 @@ export interface BenchResult {
   /** What the target was checked on, in words (for the table). */
   figure: string;
   detail?: Record<string, unknown>;
+  /** Not run: a prerequisite (pandoc) could not be had; `figure` says why. */
+  skipped?: boolean;
 }
 
 /** Make a fresh scratch directory for a run. */

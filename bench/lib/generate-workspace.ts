@@ -13,7 +13,8 @@ import { mintId } from '../../src/model/mint-id.js';
 import { serializeCanvas } from '../../src/model/serialize-canvas.js';
 import { serializeNode } from '../../src/model/serialize-node.js';
 import type { Canvas, NodePayload } from '../../src/model/types.js';
-import { formatCommitMessage, type TrailerKey } from '../../src/store/canvas-commit.js';
+import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
+import { type CanvasFacts, foldCommit } from '../../src/store/canvas-facts.js';
 import { ensureRepo } from '../../src/store/ensure-repo.js';
 import { gitConfigArgs, gitEnvironment, runGit } from '../../src/store/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
@@ -58,6 +59,7 @@ const START = 1767225600; // 2026-01-01T00:00:00Z
 
 const SOURCES = [
   'bench/lib/generate-workspace.ts',
+  'src/store/canvas-facts.ts',
   'bench/lib/git-objects.ts',
   'bench/lib/random.ts',
   'src/model/edit-tree.ts',
@@ -100,6 +102,8 @@ interface CanvasGen {
   ids: Set<string>;
   /** The latest root-level section, where about half the next blocks go. */
   section: string | null;
+  /** The facts the store keeps in `.git/canvas-cache/` (every store write saves them). */
+  facts: CanvasFacts;
 }
 
 function keyOf(spec: WorkspaceSpec, root: string): string {
@@ -180,6 +184,7 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
     revision: null,
     ids: new Set(),
     section: null,
+    facts: { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 },
   });
   let left = spec.commits;
   if (spec.bigNodes > 0) {
@@ -202,7 +207,8 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
   });
   shuffle(order, r);
 
-  const child = spawn('git', [...gitConfigArgs(ws.repo), 'fast-import', '--quiet', '--done'], {
+  // Compression level 1: the import is bound by zlib and delta search, not by disk.
+  const child = spawn('git', [...gitConfigArgs(ws.repo), '-c', 'pack.compression=1', 'fast-import', '--quiet', '--done'], {
     cwd: ws.repo,
     // fast-import allocates and frees large buffers for every object; glibc's default returns
     // them to the kernel each time, which costs as much as the import itself.
@@ -261,7 +267,9 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
     tree.set(path, objectSha('blob', xml));
     const author = `${GEN_AUTHOR} <> ${time} +0000`;
     const committer = `canvas <> ${time} +0000`;
-    const sha = objectSha('commit', commitObject(tree.sha(), main, author, committer, message));
+    const commitBytes = commitObject(tree.sha(), main, author, committer, message);
+    const sha = objectSha('commit', commitBytes);
+    foldCommit(g.facts, parseCommit(sha, commitBytes));
     const msg = Buffer.from(message);
     emit(`commit refs/heads/main\nmark :${i + 1}\nauthor ${author}\ncommitter ${committer}\ndata ${msg.length}\n`);
     emit(msg);
@@ -289,6 +297,9 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
   for (const g of gens) {
     if (have.get(`refs/canvas/${g.ledger}`) !== g.revision) throw new Error(`refs/canvas/${g.ledger} differs from the computed revision`);
     writeFileSync(join(ws.repo, `${g.ledger}.xml`), serializeCanvas(g.canvas));
+    // As a workspace the store wrote has them: each write saves its canvas's facts.
+    mkdirSync(join(ws.repo, '.git', 'canvas-cache'), { recursive: true });
+    writeFileSync(join(ws.repo, '.git', 'canvas-cache', `${g.ledger}.json`), JSON.stringify(g.facts));
   }
   const result: Omit<GeneratedWorkspace, 'ws' | 'dir' | 'cached'> = {
     ledgers: gens.map((g) => g.ledger),
