@@ -1,13 +1,20 @@
 import { type Command, Option } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Snapshot } from '../../model/snapshot.js';
-import { readSnapshot } from '../../store/read-snapshot.js';
+import type { SnapshotOptions } from '../../store/read-snapshot.js';
+import type { Workspace } from '../../store/workspace.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 import { writeOutput } from '../write-output.js';
 
 type Format = 'html' | 'comment' | 'text';
+
+/** Read a snapshot (the store's snapshot read parses the canvas: imported when a render runs). */
+async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snapshot> {
+  const { readSnapshot } = await import('../../store/read-snapshot.js');
+  return readSnapshot(ws, options);
+}
 
 /** Render a snapshot in one format; each renderer is imported only when asked for. */
 async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
@@ -57,7 +64,7 @@ export function registerRenderCommands(program: Command): void {
     .addOption(new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt)').choices(['html', 'comment', 'text']).default('html'))
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
-      const snapshot = await readSnapshot(workspaceOf(o), { ledger, at: o.at });
+      const snapshot = await snapshotOf(workspaceOf(o), { ledger, at: o.at });
       const content = await renderAs(snapshot, o.format);
       emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
     });
@@ -69,7 +76,7 @@ export function registerRenderCommands(program: Command): void {
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (ledger: string, o: GlobalOptions & { edits?: number; output?: string }) => {
       const edits = o.edits ?? 10;
-      const snapshot = await readSnapshot(workspaceOf(o), { ledger, edits });
+      const snapshot = await snapshotOf(workspaceOf(o), { ledger, edits });
       const { renderPrompt } = await import('../../render/text/render-prompt.js');
       emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
     });
