@@ -13,8 +13,30 @@ import { printError } from './output.js';
 
 const VERSION = '0.1.0';
 
-/** Build the `canvas` program with every command registered. */
-export function buildProgram(): Command {
+/**
+ * Every group of commands with the names it registers. A run that names a command registers only
+ * its group (commander's set-up of every command is a measurable part of a read's start-up); a
+ * run that names none, or one not listed here, registers them all.
+ */
+export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command) => void, names: readonly string[]]> = [
+  [registerWriteCommands, ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze']],
+  [registerReadCommands, ['read', 'history', 'log']],
+  [registerVerifyCommand, ['verify']],
+  [registerAccessCommands, ['grant', 'revoke', 'access', 'proposals', 'approve', 'reject']],
+  [registerImportCommand, ['import']],
+  [registerBuildCommand, ['build']],
+  [registerMcpCommand, ['mcp']],
+  [registerRenderCommands, ['render', 'prompt']],
+  [registerPublishCommand, ['publish']],
+];
+
+/**
+ * Build the `canvas` program.
+ *
+ * @param command - the command the run names (its first argument): only that command's group is
+ *   registered; omitted or unknown, every command is
+ */
+export function buildProgram(command?: string): Command {
   const program = new Command('canvas')
     .description('One structured canvas per task: edited one node at a time, every edit a git commit with a reason.')
     .version(VERSION)
@@ -25,15 +47,8 @@ export function buildProgram(): Command {
     'after',
     '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role.\nDocs: docs/cli.md, docs/errors.md',
   );
-  registerWriteCommands(program);
-  registerReadCommands(program);
-  registerVerifyCommand(program);
-  registerAccessCommands(program);
-  registerImportCommand(program);
-  registerBuildCommand(program);
-  registerMcpCommand(program);
-  registerRenderCommands(program);
-  registerPublishCommand(program);
+  const only = command === undefined ? undefined : COMMAND_GROUPS.find(([, names]) => names.includes(command));
+  for (const [register] of only ? [only] : COMMAND_GROUPS) register(program);
   for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
   return program;
 }
@@ -49,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await buildProgram(argv[0]).parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {

@@ -6,7 +6,6 @@ import type { Workspace } from '../../store/workspace.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
-import { writeOutput } from '../write-output.js';
 
 type Format = 'html' | 'comment' | 'text';
 
@@ -42,8 +41,10 @@ function positiveInteger(flag: string) {
 }
 
 /** Print a projection: on stdout, or into `-o FILE`; with --json, one object saying what was done. */
-function emit(o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): void {
+async function emit(o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): Promise<void> {
   if (o.output !== undefined) {
+    // Imported here: it loads node:crypto, which no other command's start-up should pay for.
+    const { writeOutput } = await import('../write-output.js');
     const output = writeOutput(o.output, content);
     if (o.json) printJson({ ...facts, output });
     return;
@@ -66,7 +67,7 @@ export function registerRenderCommands(program: Command): void {
     .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
       const snapshot = await snapshotOf(workspaceOf(o), { ledger, at: o.at });
       const content = await renderAs(snapshot, o.format);
-      emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
+      await emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
     });
 
   withGlobal(program.command('prompt'))
@@ -78,6 +79,6 @@ export function registerRenderCommands(program: Command): void {
       const edits = o.edits ?? 10;
       const snapshot = await snapshotOf(workspaceOf(o), { ledger, edits });
       const { renderPrompt } = await import('../../render/text/render-prompt.js');
-      emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
+      await emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
     });
 }

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { buildProgram, COMMAND_GROUPS } from '../../src/cli/main.js';
+
+describe('the command groups main registers one at a time', () => {
+  it('each group registers exactly the names listed for it, and together they are every command', () => {
+    const all = buildProgram().commands.map((c) => c.name());
+    const listed = COMMAND_GROUPS.flatMap(([, names]) => names);
+    expect([...listed].sort()).toEqual([...all].sort());
+    expect(new Set(listed).size).toBe(listed.length);
+    for (const [, names] of COMMAND_GROUPS) {
+      for (const name of names) expect(buildProgram(name).commands.map((c) => c.name())).toEqual([...names]);
+    }
+    // A name no group lists registers everything (so commander can say it is unknown).
+    expect(buildProgram('nope').commands.map((c) => c.name())).toEqual(all);
+  });
+});
