@@ -33,6 +33,7 @@ export type ErrorCode =
   | 'DIRTY_WORKTREE'
   | 'LOCK_TIMEOUT'
   | 'REF_MOVED'
+  | 'FOREIGN_COMMIT'
   | 'UNSAFE_SVG'
   | 'DIAGRAM_SYNTAX'
   | 'NO_ROLE'
@@ -86,6 +87,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   DIRTY_WORKTREE: 'rejected',
   LOCK_TIMEOUT: 'internal',
   REF_MOVED: 'internal',
+  FOREIGN_COMMIT: 'rejected',
   UNSAFE_SVG: 'rejected',
   DIAGRAM_SYNTAX: 'rejected',
   NO_ROLE: 'no-role',

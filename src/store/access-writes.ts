@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
 import { checkCommon, checkWorkingFile, commitDocument, type EditContext, noRole, replayKey, roleFor, runLocked } from './apply-edit.js';
-import type { Outcome, Rejected } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { rejectionOf } from './rejection-of.js';
 import { type Grants, ROLES, type Role, roleRank } from './role.js';
 import type { WriteRequest } from './write-requests.js';
 import type { Workspace } from './workspace.js';
@@ -38,10 +39,6 @@ export async function currentGrants(ctx: EditContext): Promise<Grants> {
   return { [ctx.facts!.creator]: 'owner' };
 }
 
-function rejectedOf(e: unknown): Rejected {
-  if (e instanceof CanvasError && e.kind === 'rejected') return { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
-  throw e;
-}
 
 async function requireOwner(ctx: EditContext): Promise<void> {
   const role = await roleFor(ctx, ctx.author.who);
@@ -86,7 +83,7 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<str
       return { outcome: 'applied', revision, node: null, diff: [] };
     });
   } catch (e) {
-    return rejectedOf(e);
+    return rejectionOf(e);
   }
 }
 
@@ -102,16 +99,16 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<str
 export function grantRole(ws: Workspace, req: GrantRequest): Promise<Outcome> {
   if (!ROLES.includes(req.role)) {
     return Promise.resolve(
-      rejectedOf(new CanvasError('BAD_ROLE', `"${req.role}" is not a role`, `use one of ${ROLES.join(', ')}`, { role: req.role })),
+      rejectionOf(new CanvasError('BAD_ROLE', `"${req.role}" is not a role`, `use one of ${ROLES.join(', ')}`, { role: req.role })),
     );
   }
   if (req.who !== '*' && !AUTHOR_PART.test(req.who)) {
     return Promise.resolve(
-      rejectedOf(new CanvasError('BAD_AUTHOR', `"${req.who}" is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$) nor *`, 'name the who as it appears in --author')),
+      rejectionOf(new CanvasError('BAD_AUTHOR', `"${req.who}" is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$) nor *`, 'name the who as it appears in --author')),
     );
   }
   if (req.who === '*' && roleRank(req.role) > roleRank('editor')) {
-    return Promise.resolve(rejectedOf(new CanvasError('BAD_ROLE', '* can be granted at most editor', 'grant owner to a named who')));
+    return Promise.resolve(rejectionOf(new CanvasError('BAD_ROLE', '* can be granted at most editor', 'grant owner to a named who')));
   }
   return writeGrants(ws, req, { op: 'grant', who: req.who, role: req.role }, (g) => {
     if (g[req.who] === req.role) {

@@ -24,11 +24,12 @@ import { runGit } from './git.js';
 import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
 import { editRecord } from './edit-record.js';
-import type { Applied, Conflict, DiffEntry, Outcome, Rejected } from './outcome.js';
+import type { Applied, Conflict, DiffEntry, Outcome } from './outcome.js';
 import { RefUpdater } from './ref-updater.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { type Grants, type Role, roleOf } from './role.js';
+import { rejectionOf } from './rejection-of.js';
 import { readWorkingFile, writeWorkingFile } from './working-file.js';
 import type { Workspace } from './workspace.js';
 import { writeObject } from './write-object.js';
@@ -118,11 +119,6 @@ export function requestHash(ledger: string, spec: EditSpec, common: WriteCommon)
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
 
-function rejected(e: CanvasError): Rejected {
-  const out: Rejected = { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
-  if (Object.keys(e.data).length > 0) out.data = e.data;
-  return out;
-}
 
 export { editRecord } from './edit-record.js';
 
@@ -141,6 +137,18 @@ async function recover(ctx: EditContext): Promise<void> {
   }
   if (!ctx.main) return;
   const head = await ctx.reader.commit(ctx.main);
+  // A commit on main the store did not make: writing on top would build on changes nobody
+  // checked (and the shared index it was made with may have dropped files). Refuse until it is
+  // dealt with; `canvas verify` says what it changed.
+  if (head && (!head.op || !head.ledger || head.parents.length > 1)) {
+    const parent = head.parents[0];
+    throw new CanvasError(
+      'FOREIGN_COMMIT',
+      `main's latest commit ${head.sha.slice(0, 12)} ("${head.subject.slice(0, 60)}") was not made by the tool; nothing is written on top of it`,
+      `run \`canvas verify\` to see what it changed; to undo it, git -C ${ctx.ws.repo} update-ref refs/heads/main ${parent ?? '<parent>'} ${head.sha}`,
+      { commit: head.sha },
+    );
+  }
   if (head?.ledger && head.ledger !== ctx.ledger) {
     const lock = join(gitDir, `refs/canvas/${head.ledger}.lock`);
     if (existsSync(lock)) unlinkSync(lock);
@@ -184,7 +192,7 @@ export async function checkWorkingFile(ctx: EditContext, current: Buffer | null)
   throw new CanvasError(
     'DIRTY_WORKTREE',
     `${join(ctx.ws.repo, path)} was edited outside the tool: it matches neither revision ${(ctx.revision ?? '').slice(0, 12)} nor the one before; it is left as it is`,
-    `save your change elsewhere, restore the file with \`git -C ${ctx.ws.repo} show refs/canvas/${ctx.ledger}:${path} > ${path}\`, then make the change with canvas replace/insert`,
+    `save your change elsewhere, restore the file with \`git -C ${ctx.ws.repo} show refs/canvas/${ctx.ledger}:${path} > ${join(ctx.ws.repo, path)}\`, then make the change with canvas replace/insert`,
     { file: join(ctx.ws.repo, path) },
   );
 }
@@ -260,11 +268,11 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
     }
     const spec = toSpec(input);
     if ('payload' in spec) await checkFigures(spec.payload);
-    const request = requestHash(ledger, spec, common);
+    // An approval's request names its proposal, so a key replays only the approval it was used for.
+    const request = requestHash(ledger, spec, common) + (hooks.approval ? `:${hooks.approval.proposal}` : '');
     return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx, current) => underLock(ctx, current, hooks, base));
   } catch (e) {
-    if (e instanceof CanvasError && e.kind === 'rejected') return rejected(e);
-    throw e;
+    return rejectionOf(e);
   }
 }
 

@@ -4,7 +4,7 @@ function crud(c: number): boolean {
 }
 
 /** A name or email as git writes it: crud stripped from both ends, `\n`, `<` and `>` dropped. */
-function withoutCrud(s: string): string {
+export function withoutCrud(s: string): string {
   const b = Buffer.from(s, 'utf8');
   let start = 0;
   let end = b.length;

@@ -1,17 +1,11 @@
-import { CanvasError } from '../model/canvas-error.js';
 import type { Anchor } from '../model/edit-tree.js';
 import { anchorOf } from './anchor-of.js';
 import { applyEdit } from './apply-edit.js';
-import type { Outcome, Rejected } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { rejectionOf } from './rejection-of.js';
 import type { InsertRequest, MoveRequest, RemoveRequest, ReplaceRequest } from './write-requests.js';
 import type { Workspace } from './workspace.js';
 
-function asRejected(e: unknown): Rejected {
-  if (e instanceof CanvasError && e.kind === 'rejected') {
-    return { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
-  }
-  throw e;
-}
 
 /**
  * Insert a new node (design section 3): `v=1`, after a sibling or first into a section or the
@@ -27,7 +21,7 @@ export async function insertNode(ws: Workspace, req: InsertRequest): Promise<Out
   try {
     anchor = anchorOf(req, 'insert');
   } catch (e) {
-    return asRejected(e);
+    return rejectionOf(e);
   }
   return applyEdit(ws, { op: 'insert', payload: req.payload, anchor }, req);
 }
@@ -67,7 +61,7 @@ export async function moveNode(ws: Workspace, req: MoveRequest): Promise<Outcome
   try {
     anchor = anchorOf(req, 'move');
   } catch (e) {
-    return asRejected(e);
+    return rejectionOf(e);
   }
   return applyEdit(ws, { op: 'move', node: req.node, anchor }, req);
 }

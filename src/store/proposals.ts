@@ -16,7 +16,8 @@ import {
   roleFor,
   runLocked,
 } from './apply-edit.js';
-import type { Outcome, Rejected } from './outcome.js';
+import type { Outcome } from './outcome.js';
+import { rejectionOf } from './rejection-of.js';
 import { RepoReader } from './repo-reader.js';
 import type { WriteRequest } from './write-requests.js';
 import { parseTree } from './write-tree.js';
@@ -106,7 +107,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
     }
     if (!p) throw notFound(ledger, req.proposal);
   } catch (e) {
-    return rejectedOf(e);
+    return rejectionOf(e);
   }
   const proposal = p;
   return applyEdit(
@@ -128,10 +129,6 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
   );
 }
 
-function rejectedOf(e: unknown): Rejected {
-  if (e instanceof CanvasError && e.kind === 'rejected') return { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
-  throw e;
-}
 
 /**
  * Reject a proposal (design section 6): an editor or owner, once; one commit touching only the
@@ -166,6 +163,6 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
       return { outcome: 'applied', revision, node: null, diff: [] };
     });
   } catch (e) {
-    return rejectedOf(e);
+    return rejectionOf(e);
   }
 }

@@ -53,7 +53,9 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
       });
     }
     const canvas = parseCanvas(bytes.toString('utf8'), ledger);
-    const facts = await canvasFacts(r, ledger, revision);
+    // The facts cache is saved for the canvas's head (never an authority; keyed by revision), so a
+    // fresh clone's first build pays for each chain once, not on every build.
+    const facts = await canvasFacts(r, ledger, revision, options.at === undefined);
     const recentEdits = [];
     for await (const c of r.chain(revision)) {
       if (recentEdits.length >= (options.edits ?? 10)) break;

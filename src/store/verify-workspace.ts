@@ -9,6 +9,7 @@ import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { type CanvasCommit, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
+import { withoutCrud } from './git-ident.js';
 import { runGit } from './git.js';
 import { guardOneNode } from './guard-one-node.js';
 import { RepoReader } from './repo-reader.js';
@@ -232,7 +233,9 @@ async function checkCommit(
   if (expected.trimEnd() !== c.message.trimEnd() || unknown.length > 0) {
     report('trailers', `the message is not the store's: subject "<op> <node>: <reason>" then only Canvas-* trailers`);
   }
-  if (c.authorName !== t['Canvas-Author']) {
+  // The git author is the Canvas-Author, as git writes a name (it trims `.`, `:` and the like
+  // from both ends).
+  if (c.authorName !== withoutCrud(t['Canvas-Author'] ?? '')) {
     report('trailers', `the git author "${c.authorName}" is not the Canvas-Author "${t['Canvas-Author'] ?? ''}"`);
   }
   const state = canvases.get(ledger);
@@ -251,7 +254,7 @@ async function checkCommit(
   }
   const base = t['Canvas-Base'];
   if (DOC_OPS.has(c.op)) {
-    if (base === undefined || !seen.has(base)) report('trailers', `Canvas-Base ${base?.slice(0, 12) ?? 'missing'} is not an earlier commit on main`);
+    if (base === undefined || !seen.has(base)) report('trailers', base === undefined ? `${c.op} has no Canvas-Base trailer` : `Canvas-Base ${base.slice(0, 12)} is not an earlier commit on main`);
     if (t['Canvas-Node'] === undefined) report('trailers', `${c.op} names no Canvas-Node`);
   }
   const docFile = files.find((f) => f.path === `${ledger}.xml`);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -147,6 +148,14 @@ describe('refusals leave the repository and working file untouched', () => {
     writeFileSync(path, typed);
     await refused(['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x'], 2, 'DIRTY_WORKTREE');
     expect(readFileSync(path, 'utf8')).toBe(typed);
+  });
+
+  it('a commit made by hand on main: FOREIGN_COMMIT, nothing written on top of it', async () => {
+    execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit', '-q', '--allow-empty', '-m', 'by hand'], { cwd: ws.repo });
+    const head = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
+    await refused(['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x'], 2, 'FOREIGN_COMMIT');
+    const r = await runCli(ws, ['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x']);
+    expect(r.stderr).toContain(`update-ref refs/heads/main ${base} ${head}`);
   });
 
   it('a missing author and a malformed author: BAD_AUTHOR', async () => {
