@@ -33,9 +33,9 @@ async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
   }
 }
 
-function positiveInteger(flag: string) {
+function count(flag: string) {
   return (v: string): number => {
-    if (!/^[1-9][0-9]*$/.test(v)) throw new CanvasError('USAGE', `${flag} ${v} is not a positive integer`, `for example ${flag} 10`);
+    if (!/^(0|[1-9][0-9]{0,5})$/.test(v)) throw new CanvasError('USAGE', `${flag} ${v} is not a whole number of edits`, `for example ${flag} 10 (0 shows none)`);
     return Number(v);
   };
 }
@@ -73,7 +73,7 @@ export function registerRenderCommands(program: Command): void {
   withGlobal(program.command('prompt'))
     .description('print what a step gets instead of the conversation: Canvas-Base, the discipline, the document, the last edits')
     .argument('<ledger>', 'the ledger id')
-    .option('--edits <n>', 'how many recent edits to show (default 10)', positiveInteger('--edits'))
+    .option('--edits <n>', 'how many recent edits to show (default 10)', count('--edits'))
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (ledger: string, o: GlobalOptions & { edits?: number; output?: string }) => {
       const edits = o.edits ?? 10;
