@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
+import type { IndexEntry } from '../render/html/render-index.js';
 import { indexNodes } from '../model/index-nodes.js';
 import { listCanvases } from '../store/list-canvases.js';
 import { readSnapshot } from '../store/read-snapshot.js';
@@ -9,16 +10,7 @@ import { RepoReader } from '../store/repo-reader.js';
 import type { Workspace } from '../store/workspace.js';
 
 /** One canvas's line on the index page, kept in the manifest so unchanged canvases are not read. */
-export interface SiteEntry {
-  ledger: string;
-  revision: string;
-  /** Open questions: their count. */
-  openQuestions: number;
-  questions: number;
-  nodes: number;
-  lastEdit: { date: string; author: string; op: string; reason: string } | null;
-  frozen: { reason: string; commit: string } | null;
-}
+export type SiteEntry = IndexEntry;
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {

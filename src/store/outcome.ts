@@ -1,17 +1,9 @@
 import type { ErrorCode } from '../model/canvas-error.js';
 import type { NodeChange } from '../model/diff-canvases.js';
+import type { SnapshotEdit } from '../model/snapshot.js';
 
-/** One commit of a canvas, as edits and diffs report it. */
-export interface EditRecord {
-  /** The full sha. */
-  commit: string;
-  op: string;
-  node: string | null;
-  author: string;
-  reason: string;
-  /** Author time, ISO 8601 UTC. */
-  date: string;
-}
+/** One commit of a canvas, as edits, diffs and snapshots report it: full sha, op, node, author, reason, ISO date. */
+export type EditRecord = SnapshotEdit;
 
 /** One node's change since a base, with the commits that made it (docs/diff.md). */
 export interface DiffEntry extends NodeChange {

@@ -6,6 +6,7 @@ import type { CanvasNode } from '../../model/types.js';
 import { indexNodes } from '../../model/index-nodes.js';
 import { MERMAID_PIN } from '../figures/mermaid-pin.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { headElements } from './head-elements.js';
 import type { PageContext } from './page-context.js';
 import { pageHeader } from './page-header.js';
 import { questionIndex } from './question-index.js';
@@ -66,15 +67,7 @@ export async function renderPage(snapshot: Snapshot, options: PageOptions = {}):
   const css = await readTemplate('page.css');
   const nodeCount = indexNodes(snapshot.canvas).size;
 
-  const head: ElementContent[] = [
-    h('meta', { charSet: 'utf-8' }),
-    h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
-    h('meta', { name: 'color-scheme', content: 'light dark' }),
-    h('meta', { name: 'referrer', content: 'no-referrer' }),
-    h('meta', { name: 'generator', content: 'canvas' }),
-    h('title', options.title ?? `${snapshot.ledger} · canvas`),
-    h('style', css),
-  ];
+  const head: ElementContent[] = headElements(options.title ?? `${snapshot.ledger} · canvas`, css);
   if (mermaid) {
     head.push(
       h('script', { type: 'module', src: MERMAID_PIN.url, integrity: MERMAID_PIN.integrity, crossOrigin: 'anonymous' }),
