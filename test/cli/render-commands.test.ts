@@ -95,10 +95,15 @@ describe('canvas prompt', () => {
     expect(r.stdout).not.toContain('the expected value, as stated');
   });
 
-  it('refuses --edits that is not a positive integer', async () => {
-    const r = await runCli(ws, ['prompt', 'cli-task', '--edits', '0', '--json']);
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
+  it('refuses --edits that is not a whole number, and takes 0 for no edits', async () => {
+    for (const bad of ['-1', 'x', '1.5']) {
+      const r = await runCli(ws, ['prompt', 'cli-task', '--json', '--edits', bad]);
+      expect(r.code, bad).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
+    }
+    const none = await runCli(ws, ['prompt', 'cli-task', '--edits', '0']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('Recent edits: none.');
   });
 });
 
