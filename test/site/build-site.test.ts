@@ -8,7 +8,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
-import { AUTHOR, runCli } from '../helpers/workspace.js';
+import { AUTHOR, repoState, runCli } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
 
 function tree(dir: string): Record<string, string> {
@@ -110,6 +110,20 @@ describe('canvas build', () => {
     const json = await runCli(ws, ['build', '--out', out(), '--json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).failed).toEqual([expect.objectContaining({ ledger: 'broken', code: 'SCHEMA' })]);
+  });
+
+  it('refuses an --out that is a file or lies inside the canvas repository, writing nothing', async () => {
+    const ws = exampleWorkspace();
+    const before = repoState(ws);
+    const file = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'store-substrate.xml')]);
+    expect(file.code).toBe(2);
+    expect(JSON.parse(file.stdout).error.code).toBe('USAGE');
+    const inside = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'site')]);
+    expect(inside.code).toBe(2);
+    expect(JSON.parse(inside.stdout).error.code).toBe('USAGE');
+    const badLedger = await runCli(ws, ['build', '--json', '--out', out(), '--ledger', '../x']);
+    expect(JSON.parse(badLedger.stdout).error.code).toBe('BAD_LEDGER_ID');
+    expect(repoState(ws)).toEqual(before);
   });
 
   it('--ledger builds only the canvases named; an unknown one is refused', async () => {
