@@ -22,11 +22,21 @@ function notFound(ledger: string, id: string, role: string): CanvasError {
   );
 }
 
-function childrenList(canvas: Canvas, parent: string): CanvasNode[] {
-  if (parent === 'root') return canvas.children;
-  const found = indexNodes(canvas).get(parent)?.node;
-  if (found?.type !== 'section') throw new Error(`not a section: ${parent}`);
-  return found.children;
+/**
+ * The children array of a parent in the new tree, copied (with the section holding it, and that
+ * section's own holder) the first time the edit writes to it: the input canvas is never changed,
+ * and every node the edit does not touch is the very object it was (the guard relies on that).
+ */
+function writableChildren(next: Canvas, parent: string, copied: Set<string>): CanvasNode[] {
+  if (parent === 'root') return next.children;
+  const at = indexNodes(next).get(parent);
+  if (at?.node.type !== 'section') throw new Error(`not a section: ${parent}`);
+  if (copied.has(parent)) return at.node.children;
+  const holder = writableChildren(next, at.parent, copied);
+  const copy = { ...at.node, children: [...at.node.children] };
+  holder[at.index] = copy;
+  copied.add(parent);
+  return copy.children;
 }
 
 function describe(node: CanvasNode): string {
@@ -107,7 +117,10 @@ function place(canvas: Canvas, anchor: Anchor, moving: NodePayload | CanvasNode,
  *   `MOVE_INTO_SELF`, `NO_CHANGE`
  */
 export function editTree(canvas: Canvas, edit: TreeEdit): { canvas: Canvas; node: CanvasNode | null } {
-  const next = structuredClone(canvas);
+  // A new root and root list; sections are copied only on the way to what changes.
+  const next: Canvas = { ...canvas, children: [...canvas.children] };
+  const copied = new Set<string>();
+  const childrenList = (c: Canvas, parent: string) => writableChildren(c, parent, copied);
   const index = indexNodes(next);
   switch (edit.op) {
     case 'insert': {

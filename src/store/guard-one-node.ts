@@ -69,7 +69,9 @@ export function guardOneNode(before: Canvas | null, after: Canvas, claim: GuardC
   for (const [id, e] of a) {
     if (id === n) continue;
     const f = b.get(id);
-    if (!f || shallow(f) !== shallow(e) || f.parent !== e.parent) others.push(id);
+    // The same object in both trees is the same node (trees are never changed in place; an edit
+    // copies what it changes), so only nodes that are new objects are compared by their bytes.
+    if (!f || f.parent !== e.parent || (f.node !== e.node && shallow(f) !== shallow(e))) others.push(id);
   }
   for (const id of b.keys()) {
     if (id !== n && !a.has(id)) others.push(id);
