@@ -4,6 +4,7 @@
 // `// path` region comments map each line of dist/cli to its module) and summed per run.
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type BenchContext, cliCommand, cliEnv, makeScratch } from './lib/context.js';
 import { editText, setupEdits } from './lib/edit-loop.js';
 import { GEN_AUTHOR } from './lib/generate-workspace.js';
@@ -30,9 +31,11 @@ const regions = new Map<string, Array<{ line: number; module: string }>>();
 function moduleOf(url: string, line: number): string {
   if (url === '') return '(native)';
   if (url.startsWith('node:internal/modules') || url.startsWith('node:internal/bootstrap')) return 'node: module loader';
+  if (url.startsWith('node:vm')) return 'node: vm (compiling a bundle)';
   if (url.startsWith('node:')) return `node: ${url.replace(/^node:(internal\/)?/, '').split('/')[0]!}`;
   if (!url.includes('/dist/cli/')) return url.split('/').slice(-2).join('/');
-  const file = new URL(url).pathname;
+  // The start compiles each bundle as a script named by its path (older builds: a file: URL).
+  const file = url.startsWith('file:') ? fileURLToPath(url) : url;
   let r = regions.get(file);
   if (!r) {
     r = [];

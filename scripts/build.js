@@ -1,25 +1,123 @@
-// Build: the library with its type declarations (tsc), and the CLI bundled into one ESM entry
-// with esbuild (a single file starts faster; heavy modules stay lazy chunks or external).
+// Build: the library with its type declarations (tsc), and the CLI as CommonJS bundles that
+// bin/canvas.js runs through V8's code cache (src/cli/start.ts; docs/performance.md, "Start-up"):
+//
+//   dist/cli/start.cjs        the start: loads canvas.cjs with its cached code
+//   dist/cli/canvas.cjs       commands, the model and the store (reads and writes); every module
+//                             reached only through import() is initialised when first used
+//   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import
+//
+// Each module is in exactly one bundle. The entry exposes a registry of its modules
+// (`shared`); canvas-lazy.cjs takes every module the entry holds from there instead of a copy,
+// so a class or a per-process pool exists once. The entry reaches the lazy modules through the
+// lazy bundle's registry (`lazy`), and only when an import() runs.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join, relative, resolve as resolvePath } from 'node:path';
 import { build } from 'esbuild';
+
+const ROOT = process.cwd();
+const OUT = 'dist/cli';
+/** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
+const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures)\//;
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // import() of the external packages becomes require(): the bundles run as scripts, outside the
+  // ES module loader, and every one of these packages ships CommonJS.
+  supported: { 'dynamic-import': false },
+  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod'],
+  // Bundled modules find the package's files (templates, vendored Mermaid) from import.meta.url.
+  define: { 'import.meta.url': '__canvasModuleUrl' },
+  banner: { js: "const __canvasModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: 'warning',
+};
 
 const cliOnly = process.argv.includes('--cli-only');
 if (!cliOnly) {
   rmSync('dist', { recursive: true, force: true });
   execFileSync('node_modules/.bin/tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 } else {
-  rmSync('dist/cli', { recursive: true, force: true });
+  rmSync(OUT, { recursive: true, force: true });
 }
+
+const rel = (p) => relative(ROOT, p).split('\\').join('/');
+
+/** A plugin sending the entry's import() of a lazy module to canvas-lazy.cjs; collects them. */
+function toLazy(targets) {
+  return {
+    name: 'canvas-to-lazy',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/canvas-lazy\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData?.canvas) return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { canvas: true } });
+        if (r.errors.length > 0 || r.external) return undefined;
+        const key = rel(r.path);
+        if (!LAZY_DIRS.test(key)) return undefined;
+        targets.add(key);
+        return { path: key, namespace: 'canvas-lazy' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'canvas-lazy' }, (args) => ({
+        contents: `module.exports = require('./canvas-lazy.cjs').lazy[${JSON.stringify(args.path)}]();`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** A plugin taking every module the entry holds from the entry's registry. */
+function fromEntry(shared) {
+  return {
+    name: 'canvas-from-entry',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/canvas\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData?.canvas || args.namespace === 'canvas-shared') return undefined;
+        const r = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { canvas: true } });
+        if (r.errors.length > 0 || r.external) return undefined;
+        const key = rel(r.path);
+        return shared.has(key) ? { path: key, namespace: 'canvas-shared' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'canvas-shared' }, (args) => ({
+        contents: `module.exports = require('./canvas.cjs').shared[${JSON.stringify(args.path)}]();`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** An entry module: `registry` maps each key to a function requiring that module, then `run`. */
+function registryEntry(name, keys, run) {
+  const lines = [`export const ${name} = {`];
+  for (const k of [...keys].sort()) lines.push(`  ${JSON.stringify(k)}: () => require(${JSON.stringify(resolvePath(ROOT, k))}),`);
+  lines.push('};');
+  if (run) lines.push(`require(${JSON.stringify(resolvePath(ROOT, run))});`);
+  return { contents: lines.join('\n'), resolveDir: ROOT, loader: 'js', sourcefile: `${name}-registry.js` };
+}
+
+// 1. The entry's module graph (nothing written): which modules it holds, which it leaves lazy.
+const lazyTargets = new Set();
+const probe = await build({ ...common, entryPoints: ['src/cli/canvas.ts'], write: false, outdir: OUT, metafile: true, plugins: [toLazy(lazyTargets)] });
+const entryModules = new Set(Object.keys(probe.metafile.inputs).filter((k) => !k.includes(':')));
+
+// 2. The entry, exposing every module it holds.
 await build({
-  entryPoints: { canvas: 'src/cli/canvas.ts' },
-  outdir: 'dist/cli',
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod'],
-  banner: { js: "import { createRequire as __canvasCreateRequire } from 'node:module'; const require = __canvasCreateRequire(import.meta.url);" },
-  logLevel: 'warning',
+  ...common,
+  stdin: registryEntry('shared', entryModules, 'src/cli/canvas.ts'),
+  outfile: join(OUT, 'canvas.cjs'),
+  plugins: [toLazy(new Set())],
 });
+
+// 3. The lazy bundle, taking the entry's modules from it.
+await build({
+  ...common,
+  stdin: registryEntry('lazy', lazyTargets),
+  outfile: join(OUT, 'canvas-lazy.cjs'),
+  plugins: [fromEntry(entryModules)],
+});
+
+// 4. The start (no banner: it has no module to locate).
+await build({ ...common, banner: {}, define: {}, entryPoints: ['src/cli/start.ts'], outfile: join(OUT, 'start.cjs') });
+

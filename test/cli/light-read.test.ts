@@ -1,30 +1,38 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers/workspace.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Workspace } from '../../src/store/workspace.js';
+import { loadedBy, matching } from '../helpers/loaded-modules.js';
+import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
 
-/** Every file of the bundled CLI that loading `dist/cli/canvas.js` loads (static imports only). */
-function staticallyLoaded(): Map<string, string> {
-  const dir = join(ROOT, 'dist', 'cli');
-  const seen = new Map<string, string>();
-  const visit = (file: string): void => {
-    if (seen.has(file)) return;
-    const code = readFileSync(join(dir, file), 'utf8');
-    seen.set(file, code);
-    for (const m of code.matchAll(/(?:from|import) "\.\/([^"]+)"/g)) visit(m[1]!);
-  };
-  visit('canvas.js');
-  return seen;
-}
+/** The XML parser, the write path and the renderers: what a read never needs. */
+const HEAVY = /^(node_modules\/(@rgrove\/parse-xml|xast-util-from-xml|hast-util-to-html|mdast-util-to-markdown)\/|src\/(model\/parse-canvas|store\/apply-edit|store\/read-snapshot|render\/))/;
 
-describe('what every command loads before it runs (canvas read, history and log load nothing more)', () => {
-  it('neither the XML parser nor the write path nor a renderer', () => {
-    const files = staticallyLoaded();
-    expect(files.size).toBeGreaterThan(1);
-    for (const [file, code] of files) {
-      // The bundle names each module it holds in a comment: `// node_modules/...` or `// src/...`.
-      expect(code, file).not.toMatch(/^\/\/ node_modules\/(@rgrove\/parse-xml|xast-util-from-xml|hast-util-to-html|mdast-util-to-markdown)\//m);
-      expect(code, file).not.toMatch(/^\/\/ src\/(model\/parse-canvas|store\/apply-edit|store\/read-snapshot|render\/)/m);
+describe('what canvas read, history and log run (nothing but the read itself)', () => {
+  let ws: Workspace;
+  let node: string;
+  beforeAll(async () => {
+    ws = tempWorkspace();
+    expect((await runCli(ws, ['create', 'light', '--why', 'a canvas to read'])).code).toBe(0);
+    const read = await runCli(ws, ['read', 'light']);
+    const insert = await runCli(ws, ['insert', 'light', '--into', 'root', '--base', baseOf(read.stdout), '--text', 'one node', '--why', 'something to read']);
+    expect(insert.code, insert.stderr).toBe(0);
+    node = /applied insert (\S+)/.exec(insert.stdout)![1]!;
+  });
+
+  it('neither the XML parser nor the write path nor a renderer, and not the lazy bundle', async () => {
+    for (const args of [['read', 'light'], ['history', 'light', node], ['log', 'light']]) {
+      const r = await loadedBy(ws, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect([...r.bundles].sort(), args[0]).toEqual(['canvas.cjs', 'start.cjs']);
+      expect(r.modules.has('src/cli/main.ts'), args[0]).toBe(true);
+      expect(matching(r.modules, HEAVY), args[0]).toEqual([]);
     }
+  });
+
+  it('the probe sees what a write runs: the write path', async () => {
+    const read = await runCli(ws, ['read', 'light']);
+    const r = await loadedBy(ws, ['replace', 'light', node, '--base', baseOf(read.stdout), '--text', 'one node, changed', '--why', 'check the probe']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.modules.has('src/store/apply-edit.ts')).toBe(true);
+    expect(r.bundles).not.toContain('canvas-lazy.cjs');
   });
 });

@@ -1,21 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
-
-/** Every file of the CLI bundle that `bin/canvas.js` loads before any command runs (static imports only). */
-function staticallyLoaded(entry: string): Map<string, string> {
-  const seen = new Map<string, string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    const code = readFileSync(join(ROOT, 'dist', 'cli', file), 'utf8');
-    seen.set(file, code);
-    for (const m of code.matchAll(/^(?:import|export)\s[^;]*?from\s*"(\.\/[^"]+)"/gms)) visit(m[1]!.slice(2));
-    for (const m of code.matchAll(/^import\s*"(\.\/[^"]+)"/gm)) visit(m[1]!.slice(2));
-  };
-  visit(entry);
-  return seen;
-}
+import { loadedBy } from '../helpers/loaded-modules.js';
+import { runCli, tempWorkspace } from '../helpers/workspace.js';
 
 describe('canvas mcp on the command line', () => {
   it('refuses to start without --as, with a bad who, or without a workspace (exit 2, nothing on stdout)', async () => {
@@ -39,13 +25,17 @@ describe('canvas mcp on the command line', () => {
     expect(await runCli(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, '')).toMatchObject({ code: 0, stdout: '' });
   });
 
-  it('the other commands never load the MCP SDK or zod: only a lazy import reaches them', () => {
-    const loaded = staticallyLoaded('canvas.js');
-    expect(loaded.size).toBeGreaterThan(1);
-    for (const [file, code] of loaded) {
-      expect(code, file).not.toMatch(/from\s*"(@modelcontextprotocol\/sdk|zod)/);
+  it('the other commands never load the MCP SDK or zod; canvas mcp does', async () => {
+    const ws = tempWorkspace();
+    const SDK = /\/node_modules\/(@modelcontextprotocol\/sdk|zod)\//;
+    expect((await runCli(ws, ['create', 'quiet', '--why', 'a canvas to read'])).code).toBe(0);
+    for (const args of [['read', 'quiet'], ['log', 'quiet'], ['render', 'quiet']]) {
+      const r = await loadedBy(ws, args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.packages.filter((u) => SDK.test(u)), args[0]).toEqual([]);
     }
-    const lazy = [...readFileSync(join(ROOT, 'dist', 'cli', 'canvas.js'), 'utf8').matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => m[1]!);
-    expect(lazy.some((f) => f.startsWith('start-mcp-server-'))).toBe(true);
+    const mcp = await loadedBy(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, '');
+    expect(mcp.code).toBe(0);
+    expect(mcp.packages.some((u) => /\/node_modules\/@modelcontextprotocol\/sdk\//.test(u))).toBe(true);
   });
 });
