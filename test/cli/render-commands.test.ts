@@ -1,5 +1,6 @@
 // canvas render and canvas prompt, spawned as a user would run them (STYLE habit 8).
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,31 @@ describe('canvas render', () => {
     const printed = await runCli(ws, ['render', 'cli-task']);
     expect(readFileSync(file, 'utf8')).toBe(printed.stdout);
     expect(readdirSync(dir)).toEqual(['page.html']);
+  });
+
+  it('writes -o through a symbolic link to the file it names, and into a named pipe as a pipe', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    const printed = (await runCli(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
+    writeFileSync(join(dir, 'real.txt'), 'old');
+    symlinkSync('real.txt', join(dir, 'link.txt'));
+    expect((await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'link.txt')])).code).toBe(0);
+    expect(lstatSync(join(dir, 'link.txt')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.txt'), 'utf8')).toBe(printed);
+    // A pipe (like /dev/stdout or /dev/null) is written to, never replaced by a file.
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const reader = new Promise<string>((resolve, reject) => {
+      const cat = spawn('cat', [fifo]);
+      let out = '';
+      cat.stdout.on('data', (b) => (out += b));
+      cat.on('error', reject);
+      cat.on('close', () => resolve(out));
+    });
+    const r = await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', fifo]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await reader).toBe(printed);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['link.txt', 'pipe', 'real.txt']);
   });
 
   it('prints the rendering inside the JSON object without -o', async () => {
