@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES } from '../../src/cli/command-names.js';
 import { buildProgram, COMMAND_GROUPS } from '../../src/cli/main.js';
 
 describe('the command groups main registers one at a time', () => {
@@ -12,5 +13,9 @@ describe('the command groups main registers one at a time', () => {
     }
     // A name no group lists registers everything (so commander can say it is unknown).
     expect(buildProgram('nope').commands.map((c) => c.name())).toEqual(all);
+  });
+
+  it('the start knows every command by name (it keeps a compile cache per command)', () => {
+    expect([...COMMAND_NAMES].sort()).toEqual(buildProgram().commands.map((c) => c.name()).sort());
   });
 });

@@ -1,22 +1,43 @@
 // The start's code cache (src/cli/start.ts): made by the first run of a command, taken by the
-// next, replaced when V8 refuses it or the bundle changes, and never taken from an unsafe place.
+// next, replaced when it is damaged, refused or the bundle changes, and never taken from an
+// unsafe place.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 let ws: Workspace;
+const made: string[] = [];
 
 beforeAll(async () => {
   ws = tempWorkspace();
   expect((await runCli(ws, ['create', 'cached', '--why', 'a canvas to read'])).code).toBe(0);
 });
 
-function cacheDir(): string {
-  return mkdtempSync(join(tmpdir(), 'canvas-cc-'));
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+function temp(prefix: string): string {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 /** The cache files of a directory, with what identifies each version of them. */
@@ -31,64 +52,131 @@ function files(dir: string): Record<string, string> {
 
 describe('the compile cache', () => {
   it('is made by the first run of a command and taken, unchanged, by the next', async () => {
-    const dir = cacheDir();
+    const dir = temp('canvas-cc-');
     const first = await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: dir });
     expect(first.code).toBe(0);
-    const made = files(dir);
-    expect(Object.keys(made)).toEqual([expect.stringMatching(/^canvas\.cjs\.read\.[0-9a-f]{8}\.[0-9a-f]{8}\.bin$/)]);
+    const before = files(dir);
+    expect(Object.keys(before)).toEqual([expect.stringMatching(/^canvas\.cjs\.read\.[0-9a-f]{8}\.[0-9a-f]{8}\.bin$/)]);
     const second = await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: dir });
     expect(second).toEqual(first);
-    // V8 took the data: it was not written again.
-    expect(files(dir)).toEqual(made);
-    // Another command has its own; the renderers' bundle has its own too.
+    // The data was taken: it was not written again.
+    expect(files(dir)).toEqual(before);
+    // Another command has its own; the renderers' bundle has its own too; anything that is not a
+    // command shares one.
     expect((await runCli(ws, ['render', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
+    expect((await runCli(ws, ['--version'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
+    expect((await runCli(ws, ['raed', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(2);
     expect(Object.keys(files(dir)).map((f) => f.split('.').slice(0, 3).join('.'))).toEqual([
       'canvas-lazy.cjs.render',
+      'canvas.cjs._',
       'canvas.cjs.read',
       'canvas.cjs.render',
     ]);
   });
 
-  it('data V8 refuses (here: garbage) costs nothing but speed, and is replaced', async () => {
-    const dir = cacheDir();
+  it('damaged data (garbage, or one byte changed) costs nothing but speed, and is replaced', async () => {
+    const dir = temp('canvas-cc-');
     const clean = await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir });
     const [name] = Object.keys(files(dir));
-    writeFileSync(join(dir, name!), Buffer.from('not a code cache at all'));
-    const again = await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir });
-    expect(again).toEqual(clean);
-    expect(readFileSync(join(dir, name!)).toString('latin1')).not.toBe('not a code cache at all');
+    const path = join(dir, name!);
+    const good = readFileSync(path);
+    for (const at of [8, 28, 44, Math.floor(good.length / 2)]) {
+      const bad = Buffer.from(good);
+      bad[at] = bad[at]! ^ 0xff;
+      writeFileSync(path, bad);
+      const again = await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir });
+      expect(again, `byte ${at}`).toEqual(clean);
+      expect(readFileSync(path).equals(bad), `byte ${at}`).toBe(false);
+    }
+    writeFileSync(path, 'not a code cache at all');
+    expect(await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir })).toEqual(clean);
+    expect(readFileSync(path, 'latin1')).not.toBe('not a code cache at all');
   });
 
-  it('is off with CANVAS_DISABLE_COMPILE_CACHE=1, and never taken from a directory others may write', async () => {
-    const off = cacheDir();
-    expect((await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: off, CANVAS_DISABLE_COMPILE_CACHE: '1' })).code).toBe(0);
+  it('runs with other flags keep their own file instead of replacing each other', async () => {
+    const dir = temp('canvas-cc-');
+    const plain = { CANVAS_COMPILE_CACHE: dir };
+    const flagged = { CANVAS_COMPILE_CACHE: dir, NODE_OPTIONS: '--no-warnings' };
+    expect((await runCli(ws, ['read', 'cached'], plain)).code).toBe(0);
+    expect((await runCli(ws, ['read', 'cached'], flagged)).code).toBe(0);
+    const both = files(dir);
+    expect(Object.keys(both)).toHaveLength(2);
+    expect((await runCli(ws, ['read', 'cached'], plain)).code).toBe(0);
+    expect((await runCli(ws, ['read', 'cached'], flagged)).code).toBe(0);
+    expect(files(dir)).toEqual(both);
+  });
+
+  it('is off with CANVAS_DISABLE_COMPILE_CACHE, and never taken from a place it should not be', async () => {
+    const ok = async (env: Record<string, string>) => {
+      const r = await runCli(ws, ['read', 'cached'], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('<canvas ledger="cached"');
+    };
+    const off = temp('canvas-cc-');
+    for (const value of ['1', 'true']) await ok({ CANVAS_COMPILE_CACHE: off, CANVAS_DISABLE_COMPILE_CACHE: value });
     expect(readdirSync(off)).toEqual([]);
-    const open = cacheDir();
+    // Others may write it.
+    const open = temp('canvas-cc-');
     chmodSync(open, 0o777);
-    const r = await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: open });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('<canvas ledger="cached"');
+    await ok({ CANVAS_COMPILE_CACHE: open });
     expect(readdirSync(open)).toEqual([]);
+    // A symbolic link to a directory.
+    const holder = temp('canvas-cc-');
+    mkdirSync(join(holder, 'real'), { mode: 0o700 });
+    symlinkSync(join(holder, 'real'), join(holder, 'link'));
+    await ok({ CANVAS_COMPILE_CACHE: join(holder, 'link') });
+    expect(readdirSync(join(holder, 'real'))).toEqual([]);
+    // A relative path, or one whose parent does not exist: nothing is created.
+    const cwd = temp('canvas-cwd-');
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'canvas.js'), 'read', 'cached'], {
+      cwd,
+      env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, CANVAS_COMPILE_CACHE: 'relative-cache' },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
+    await ok({ CANVAS_COMPILE_CACHE: join(holder, 'no', 'such', 'place') });
+    expect(existsSync(join(holder, 'no'))).toBe(false);
   });
 
-  it('a new build of a bundle replaces the data the old one left for the command', () => {
-    // A copy of the bundles, as another install of the same version would be.
-    const install = mkdtempSync(join(tmpdir(), 'canvas-install-'));
+  it('keeps the directory to 100 files, removing the oldest', async () => {
+    const dir = temp('canvas-cc-');
+    const old = new Date(Date.now() - 86_400_000);
+    for (let i = 0; i < 105; i++) {
+      const f = join(dir, `canvas.cjs.read.${String(i).padStart(8, '0')}.00000000.bin`);
+      writeFileSync(f, 'x');
+      utimesSync(f, old, new Date(old.getTime() + i * 1000));
+    }
+    expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
+    const left = readdirSync(dir);
+    expect(left).toHaveLength(100);
+    expect(left.some((f) => f.startsWith('canvas.cjs.log.'))).toBe(true);
+    expect(left).not.toContain('canvas.cjs.read.00000000.00000000.bin');
+    expect(left).toContain('canvas.cjs.read.00000104.00000000.bin');
+  });
+
+  it('a bundle rewritten in place, even with its old size and modification time, is not given the old data', () => {
+    // A copy of the bundles, as an unpacked install would be.
+    const install = temp('canvas-install-');
     mkdirSync(join(install, 'cli'));
     cpSync(join(ROOT, 'dist', 'cli'), join(install, 'cli'), { recursive: true });
-    const dir = cacheDir();
-    const run = () =>
-      spawnSync(process.execPath, [join(install, 'cli', 'start.cjs'), 'read', 'cached'], {
-        env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, CANVAS_COMPILE_CACHE: dir },
+    const dir = temp('canvas-cc-');
+    const version = () =>
+      spawnSync(process.execPath, [join(install, 'cli', 'start.cjs'), '--version'], {
+        env: { ...process.env, CANVAS_COMPILE_CACHE: dir },
         encoding: 'utf8',
-      });
-    expect(run().status).toBe(0);
-    const before = Object.keys(files(dir));
-    expect(before).toHaveLength(1);
-    utimesSync(join(install, 'cli', 'canvas.cjs'), new Date(), new Date(Date.now() + 60_000));
-    expect(run().status).toBe(0);
-    const after = Object.keys(files(dir));
-    expect(after).toHaveLength(1);
-    expect(after).not.toEqual(before);
+      }).stdout.trim();
+    expect(version()).toBe('0.1.0');
+    expect(version()).toBe('0.1.0');
+    const bundle = join(install, 'cli', 'canvas.cjs');
+    const st = statSync(bundle);
+    const text = readFileSync(bundle, 'utf8');
+    expect(text).toContain('"0.1.0"');
+    // What unpacking a newer archive over it does: same path, same size, same times.
+    writeFileSync(bundle, text.replace('"0.1.0"', '"9.1.0"'));
+    utimesSync(bundle, st.atime, st.mtime);
+    expect(statSync(bundle).size).toBe(st.size);
+    expect(version()).toBe('9.1.0');
+    expect(Object.keys(files(dir))).toHaveLength(1);
   });
 });
