@@ -4,10 +4,10 @@
 // "Start-up"). Each bundle is compiled as a `vm.Script` with the cached data a previous run of
 // the same command left, and when there was none (or it was refused), the data is made at exit,
 // after the command ran, so it holds every function the command compiled, not only the top level.
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { COMMAND_NAMES } from './command-names.js';
@@ -41,8 +41,10 @@ function cacheDir(): string | null {
   const off = process.env.CANVAS_DISABLE_COMPILE_CACHE;
   if (off !== undefined && off !== '' && off !== '0') return null;
   const uid = process.getuid?.() ?? 0;
-  const dir = process.env.CANVAS_COMPILE_CACHE || join(tmpdir(), `canvas-compile-cache-${uid}`);
-  if (!isAbsolute(dir)) return null;
+  const given = process.env.CANVAS_COMPILE_CACHE || join(tmpdir(), `canvas-compile-cache-${uid}`);
+  if (!isAbsolute(given)) return null;
+  // Normalised, so that `link/` or `link/.` is seen as the link it is.
+  const dir = resolve(given);
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch {
@@ -77,10 +79,16 @@ function commandOf(argv: string[]): string {
  */
 function readCache(path: string): Buffer | undefined {
   let file: Buffer;
+  let fd: number | undefined;
   try {
-    file = readFileSync(path);
+    // Only a regular file: not a link to elsewhere, not a pipe a read would wait on forever.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return undefined;
+    file = readFileSync(fd);
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   if (file.length <= 4) return undefined;
   const data = file.subarray(4);
@@ -96,18 +104,11 @@ function readCache(path: string): Buffer | undefined {
 function loadBundle(file: string): Exports {
   const seen = loaded.get(file);
   if (seen) return seen.exports;
-  const fd = openSync(file, 'r');
-  let source: string;
-  let identity: string;
-  try {
-    const st = fstatSync(fd);
-    source = readFileSync(fd, 'utf8');
-    // The bundle file as it is now: a new build is a new file or has a new change time (which,
-    // unlike the modification time, no copy or archive can set back).
-    identity = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } finally {
-    closeSync(fd);
-  }
+  const bytes = readFileSync(file);
+  const source = bytes.toString('utf8');
+  // The bundle's bytes, by their CRC-32 and length (0.1-0.3 ms): any other build, however it was
+  // copied or unpacked and whatever times its file has, gets other data.
+  const identity = `${bytes.length}:${crc32(bytes)}`;
   const dir = cacheDir();
   // One file per bundle path, command, Node version and flags (V8 refuses data made under
   // others); a new build of the same bundle replaces the file its older build left.

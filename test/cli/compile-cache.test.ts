@@ -1,7 +1,7 @@
 // The start's code cache (src/cli/start.ts): made by the first run of a command, taken by the
 // next, replaced when it is damaged, refused or the bundle changes, and never taken from an
 // unsafe place.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -124,8 +124,15 @@ describe('the compile cache', () => {
     const holder = temp('canvas-cc-');
     mkdirSync(join(holder, 'real'), { mode: 0o700 });
     symlinkSync(join(holder, 'real'), join(holder, 'link'));
-    await ok({ CANVAS_COMPILE_CACHE: join(holder, 'link') });
+    for (const link of ['link', 'link/', 'link/.']) await ok({ CANVAS_COMPILE_CACHE: `${join(holder, link)}` });
     expect(readdirSync(join(holder, 'real'))).toEqual([]);
+    // A pipe where a cache file would be is not waited on.
+    const pipes = temp('canvas-cc-');
+    expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: pipes })).code).toBe(0);
+    const [name] = readdirSync(pipes);
+    rmSync(join(pipes, name!));
+    execFileSync('mkfifo', [join(pipes, name!)]);
+    expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: pipes })).code).toBe(0);
     // A relative path, or one whose parent does not exist: nothing is created.
     const cwd = temp('canvas-cwd-');
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'canvas.js'), 'read', 'cached'], {
@@ -155,7 +162,7 @@ describe('the compile cache', () => {
     expect(left).toContain('canvas.cjs.read.00000104.00000000.bin');
   });
 
-  it('a bundle rewritten in place, even with its old size and modification time, is not given the old data', () => {
+  it('a bundle rewritten in place, even with its old size and times, is not given the old data', () => {
     // A copy of the bundles, as an unpacked install would be.
     const install = temp('canvas-install-');
     mkdirSync(join(install, 'cli'));
@@ -178,5 +185,9 @@ describe('the compile cache', () => {
     expect(statSync(bundle).size).toBe(st.size);
     expect(version()).toBe('9.1.0');
     expect(Object.keys(files(dir))).toHaveLength(1);
+    // And back, in place again: the data follows the bytes, not the file's times.
+    writeFileSync(bundle, text);
+    utimesSync(bundle, st.atime, st.mtime);
+    expect(version()).toBe('0.1.0');
   });
 });

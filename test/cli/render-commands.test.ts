@@ -1,6 +1,6 @@
 // canvas render and canvas prompt, spawned as a user would run them (STYLE habit 8).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ describe('canvas render', () => {
     expect(readdirSync(dir)).toEqual(['page.html']);
   });
 
-  it('writes -o through a symbolic link to the file it names, and into a named pipe as a pipe', async () => {
+  it('writes -o through a symbolic link to the file it names, keeps a file\'s permissions, and writes a named pipe as a pipe', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
     const printed = (await runCli(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
     writeFileSync(join(dir, 'real.txt'), 'old');
@@ -67,6 +67,14 @@ describe('canvas render', () => {
     expect((await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'link.txt')])).code).toBe(0);
     expect(lstatSync(join(dir, 'link.txt')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'real.txt'), 'utf8')).toBe(printed);
+    // A link to nothing yet creates the file it names; a file keeps its permissions.
+    symlinkSync('later.txt', join(dir, 'dangling.txt'));
+    expect((await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'dangling.txt')])).code).toBe(0);
+    expect(lstatSync(join(dir, 'dangling.txt')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'later.txt'), 'utf8')).toBe(printed);
+    chmodSync(join(dir, 'later.txt'), 0o600);
+    expect((await runCli(ws, ['render', 'cli-task', '-o', join(dir, 'later.txt')])).code).toBe(0);
+    expect(statSync(join(dir, 'later.txt')).mode & 0o777).toBe(0o600);
     // A pipe (like /dev/stdout or /dev/null) is written to, never replaced by a file.
     const fifo = join(dir, 'pipe');
     execFileSync('mkfifo', [fifo]);
@@ -81,7 +89,7 @@ describe('canvas render', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(await reader).toBe(printed);
     expect(lstatSync(fifo).isFIFO()).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['link.txt', 'pipe', 'real.txt']);
+    expect(readdirSync(dir).sort()).toEqual(['dangling.txt', 'later.txt', 'link.txt', 'pipe', 'real.txt']);
   });
 
   it('prints the rendering inside the JSON object without -o', async () => {
