@@ -146,10 +146,10 @@ function saveCache(script: Script, dir: string, cachePath: string, prefix: strin
     head.writeUInt32BE(crc32(data), 0);
     writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
     renameSync(tmp, cachePath);
-    const files = readdirSync(dir).filter((name) => name.endsWith('.bin'));
-    for (const name of files) {
-      if (name.startsWith(prefix) && join(dir, name) !== cachePath) rmSync(join(dir, name), { force: true });
-    }
+    const stale = (name: string) => name.startsWith(prefix) && join(dir, name) !== cachePath;
+    const all = readdirSync(dir).filter((name) => name.endsWith('.bin'));
+    for (const name of all.filter(stale)) rmSync(join(dir, name), { force: true });
+    const files = all.filter((name) => !stale(name));
     if (files.length > MAX_FILES) {
       const byAge = files
         .map((name) => {
