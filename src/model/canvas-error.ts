@@ -47,6 +47,7 @@ export type ErrorCode =
   | 'VERIFY_FAILED'
   | 'IMPORT_FAILED'
   | 'BUILD_FAILED'
+  | 'OUTPUT_IN_REPOSITORY'
   | 'GIT_FAILED'
   | 'INTERNAL'
   | 'ROW_BODY_REQUIRED'
@@ -101,6 +102,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   VERIFY_FAILED: 'verify',
   IMPORT_FAILED: 'rejected',
   BUILD_FAILED: 'internal',
+  OUTPUT_IN_REPOSITORY: 'rejected',
   GIT_FAILED: 'internal',
   INTERNAL: 'internal',
   ROW_BODY_REQUIRED: 'rejected',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
-import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 let ws: Workspace;
 let first: string;
@@ -111,6 +111,28 @@ describe('canvas render', () => {
     expect(o.code).toBe(2);
     expect(JSON.parse(o.stdout).error.code).toBe('USAGE');
     expect(existsSync(join(tmpdir(), 'no-such-dir-canvas'))).toBe(false);
+  });
+
+  it('refuses -o inside the canvas repository, directly or through a link, writing nothing (OUTPUT_IN_REPOSITORY)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    symlinkSync(ws.repo, join(dir, 'repo'));
+    symlinkSync(join(ws.repo, 'page.html'), join(dir, 'page.html'));
+    const before = repoState(ws);
+    const tries = [
+      ['render', 'cli-task', '-o', join(ws.repo, 'page.html')],
+      ['render', 'cli-task', '--format', 'comment', '-o', join(ws.repo, 'cli-task.xml')],
+      ['render', 'cli-task', '-o', join(ws.repo, '.git', 'page.html')],
+      ['render', 'cli-task', '-o', join(dir, 'repo', 'page.html')],
+      ['render', 'cli-task', '-o', join(dir, 'page.html')],
+      ['prompt', 'cli-task', '-o', join(ws.repo, 'prompt.txt')],
+    ];
+    for (const args of tries) {
+      const r = await runCli(ws, [...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('OUTPUT_IN_REPOSITORY');
+      expect(repoState(ws), args.join(' ')).toEqual(before);
+    }
+    expect(readdirSync(join(ws.repo, '.git')).filter((n) => n.includes('page'))).toEqual([]);
   });
 
   it('needs no role: a reader without a grant renders', async () => {

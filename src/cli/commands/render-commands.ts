@@ -41,11 +41,11 @@ function count(flag: string) {
 }
 
 /** Print a projection: on stdout, or into `-o FILE`; with --json, one object saying what was done. */
-async function emit(o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): Promise<void> {
+async function emit(ws: Workspace, o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): Promise<void> {
   if (o.output !== undefined) {
     // Imported here: it loads node:crypto, which no other command's start-up should pay for.
     const { writeOutput } = await import('../write-output.js');
-    const output = writeOutput(o.output, content);
+    const output = writeOutput(o.output, content, ws);
     if (o.json) printJson({ ...facts, output });
     return;
   }
@@ -65,9 +65,10 @@ export function registerRenderCommands(program: Command): void {
     .addOption(new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt)').choices(['html', 'comment', 'text']).default('html'))
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
-      const snapshot = await snapshotOf(workspaceOf(o), { ledger, at: o.at });
+      const ws = workspaceOf(o);
+      const snapshot = await snapshotOf(ws, { ledger, at: o.at });
       const content = await renderAs(snapshot, o.format);
-      await emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
+      await emit(ws, o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
     });
 
   withGlobal(program.command('prompt'))
@@ -77,8 +78,9 @@ export function registerRenderCommands(program: Command): void {
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
     .action(async (ledger: string, o: GlobalOptions & { edits?: number; output?: string }) => {
       const edits = o.edits ?? 10;
-      const snapshot = await snapshotOf(workspaceOf(o), { ledger, edits });
+      const ws = workspaceOf(o);
+      const snapshot = await snapshotOf(ws, { ledger, edits });
       const { renderPrompt } = await import('../../render/text/render-prompt.js');
-      await emit(o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
+      await emit(ws, o, { ledger: snapshot.ledger, revision: snapshot.revision, format: 'text' }, renderPrompt(snapshot, { edits }));
     });
 }
