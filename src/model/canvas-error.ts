@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'STALE_BASE'
   | 'REQUIRE_CHANGED'
   | 'DIRTY_WORKTREE'
+  | 'UNSAFE_PATH'
   | 'LOCK_TIMEOUT'
   | 'REF_MOVED'
   | 'FOREIGN_COMMIT'
@@ -86,6 +87,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   STALE_BASE: 'conflict',
   REQUIRE_CHANGED: 'conflict',
   DIRTY_WORKTREE: 'rejected',
+  UNSAFE_PATH: 'rejected',
   LOCK_TIMEOUT: 'internal',
   REF_MOVED: 'internal',
   FOREIGN_COMMIT: 'rejected',

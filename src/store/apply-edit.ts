@@ -20,6 +20,7 @@ import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
 import { checkFigures } from './check-figures.js';
+import { checkRepoPath } from './check-repo-path.js';
 import { runGit } from './git.js';
 import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
@@ -668,6 +669,9 @@ export async function commitDocument(
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };
   if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
+  // Every working file the commit rewrites is checked before any object is written, so a link
+  // on the way is refused with nothing written (docs/store.md, "Where the store writes").
+  for (const path of new Set([...Object.keys(files), `${ledger}.xml`])) checkRepoPath(ws.repo, path);
   const gitDir = join(ws.repo, '.git');
   const changes = new Map<string, string>();
   for (const [path, content] of Object.entries(files)) changes.set(path, writeObject(gitDir, 'blob', Buffer.from(content, 'utf8')));

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
@@ -11,6 +11,7 @@ import type { Canvas } from '../model/types.js';
 import { type CanvasCommit, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
 import { withoutCrud } from './git-ident.js';
 import { runGit } from './git.js';
+import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
@@ -19,7 +20,7 @@ import type { Workspace } from './workspace.js';
 
 /** One thing `verify` found wrong. */
 export interface Violation {
-  /** What rule was broken: `commit`, `trailers`, `files`, `chain`, `schema`, `canonical`, `guard`, `version`, `ref`, `working-tree`. */
+  /** What rule was broken: `commit`, `trailers`, `files`, `chain`, `schema`, `canonical`, `guard`, `version`, `ref`, `working-tree`, `unsafe-path`. */
   rule: string;
   /** The error code that names it, where one applies (for example `TWO_NODES`, `SCHEMA`). */
   code?: string;
@@ -106,7 +107,8 @@ function listWorkingFiles(dir: string, root: string, out: string[]): void {
     const p = join(dir, name);
     const rel = relative(root, p);
     if (rel === '.git') continue;
-    if (statSync(p).isDirectory()) listWorkingFiles(p, root, out);
+    // lstat: a link is listed as itself, never followed out of the repository.
+    if (lstatSync(p).isDirectory()) listWorkingFiles(p, root, out);
     else out.push(rel);
   }
 }
@@ -299,6 +301,22 @@ async function checkCommit(
   canvases.set(ledger, { revision: c.sha, canvas: next, counts, xml });
 }
 
+/**
+ * The rule `unsafe-path` (docs/store.md, "Where the store writes"): a tracked file, or a
+ * directory above it, that is a symbolic link or not a regular file or directory. Reported, never
+ * repaired: the store does not write through it, and what a link points to is left as it is.
+ */
+function unsafePath(repo: string, path: string): Violation | null {
+  try {
+    checkRepoPath(repo, path);
+    return null;
+  } catch (e) {
+    if (!(e instanceof CanvasError) || e.code !== 'UNSAFE_PATH') throw e;
+    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : /^(?:access|proposals)\/([^/]+?)(?:\.json)?(?:\/|$)/.exec(path)?.[1];
+    return { rule: 'unsafe-path', code: 'UNSAFE_PATH', path, ...(ledger ? { ledger } : {}), message: e.message };
+  }
+}
+
 async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string, violations: Violation[], repaired: string[]): Promise<void> {
   const { stdout } = await runGit(ws.repo, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', main]);
   const tracked = new Map<string, string>();
@@ -309,6 +327,11 @@ async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string,
   const present: string[] = [];
   listWorkingFiles(ws.repo, ws.repo, present);
   for (const [path, sha] of tracked) {
+    const unsafe = unsafePath(ws.repo, path);
+    if (unsafe) {
+      violations.push(unsafe);
+      continue;
+    }
     const want = await reader.object(sha);
     const have = readWorkingFile(ws.repo, path);
     if (want && have?.equals(want)) continue;

@@ -1,8 +1,16 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { checkRepoPath } from './check-repo-path.js';
 
-/** Read a working file of the repository, or null when it does not exist. */
+/**
+ * Read a working file of the repository, or null when it does not exist. Never through a link
+ * (docs/store.md, "Where the store writes").
+ *
+ * @throws CanvasError `UNSAFE_PATH` when the file or a directory above it is a link or not a
+ *   regular file or directory
+ */
 export function readWorkingFile(repo: string, path: string): Buffer | null {
+  checkRepoPath(repo, path);
   try {
     return readFileSync(join(repo, path));
   } catch (e) {
@@ -13,13 +21,22 @@ export function readWorkingFile(repo: string, path: string): Buffer | null {
 
 /**
  * Write a working file atomically: a private file under `.git/canvas-tmp/`, renamed into place,
- * so a crash leaves the old bytes or the new ones, never a mix.
+ * so a crash leaves the old bytes or the new ones, never a mix. The file and every directory
+ * above it are checked first, and the private file is created afresh (never opened through
+ * whatever was at its name), so nothing is ever written through a link (docs/store.md, "Where
+ * the store writes").
+ *
+ * @throws CanvasError `UNSAFE_PATH` when the file or a directory above it is a link or not a
+ *   regular file or directory
  */
 export function writeWorkingFile(repo: string, path: string, content: string | Buffer): void {
-  const tmpDir = join(repo, '.git', 'canvas-tmp');
-  mkdirSync(tmpDir, { recursive: true });
-  const tmp = join(tmpDir, `${path.replace(/\//g, '__')}.${process.pid}`);
-  writeFileSync(tmp, content);
+  const tmpName = `.git/canvas-tmp/${path.replace(/\//g, '__')}.${process.pid}`;
+  checkRepoPath(repo, path);
+  checkRepoPath(repo, tmpName);
+  const tmp = join(repo, tmpName);
+  mkdirSync(dirname(tmp), { recursive: true });
+  rmSync(tmp, { force: true });
+  writeFileSync(tmp, content, { flag: 'wx' });
   const target = join(repo, path);
   mkdirSync(dirname(target), { recursive: true });
   renameSync(tmp, target);
