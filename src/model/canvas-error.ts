@@ -49,6 +49,7 @@ export type ErrorCode =
   | 'IMPORT_FAILED'
   | 'BUILD_FAILED'
   | 'OUTPUT_IN_REPOSITORY'
+  | 'BAD_OUT_DIR'
   | 'GIT_FAILED'
   | 'INTERNAL'
   | 'ROW_BODY_REQUIRED'
@@ -105,6 +106,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   IMPORT_FAILED: 'rejected',
   BUILD_FAILED: 'internal',
   OUTPUT_IN_REPOSITORY: 'rejected',
+  BAD_OUT_DIR: 'rejected',
   GIT_FAILED: 'internal',
   INTERNAL: 'internal',
   ROW_BODY_REQUIRED: 'rejected',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 import { indexNodes } from '../model/index-nodes.js';
@@ -8,6 +8,7 @@ import { listCanvases } from '../store/list-canvases.js';
 import { readSnapshot } from '../store/read-snapshot.js';
 import { RepoReader } from '../store/repo-reader.js';
 import type { Workspace } from '../store/workspace.js';
+import { SiteDir } from './site-dir.js';
 
 /** One canvas's line on the index page, kept in the manifest so unchanged canvases are not read. */
 export type SiteEntry = IndexEntry;
@@ -47,25 +48,11 @@ export interface BuildReport {
   failed: Array<{ ledger: string; code: string; message: string }>;
 }
 
-function writeAtomic(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, content);
-  renameSync(tmp, path);
-}
+/** The files of each canvas's folder. */
+const PAGES = ['index.html', 'comment.md', 'prompt.txt'] as const;
 
 function hash(s: string): string {
   return createHash('sha256').update(s).digest('hex').slice(0, 16);
-}
-
-function readManifest(path: string, renderer: string): SiteManifest {
-  try {
-    const m = JSON.parse(readFileSync(path, 'utf8')) as SiteManifest;
-    if (m.renderer === renderer && m.entries) return m;
-  } catch {
-    // no manifest yet, or unreadable: build everything
-  }
-  return { renderer, entries: {} };
 }
 
 function sameFiles(dir: string, files: Record<string, string>): boolean {
@@ -81,19 +68,22 @@ function sameFiles(dir: string, files: Record<string, string>): boolean {
  * `DIR/<ledger>/index.html`, `comment.md` and `prompt.txt`, plus `DIR/index.html` listing every
  * canvas. Byte-identical output for identical input; incremental through a manifest of what was
  * built from which revision (a canvas whose revision and outputs are unchanged is not rendered
- * again). One bad canvas does not stop the build: it is reported and the rest is built.
+ * again). One bad canvas does not stop the build: it is reported and the rest is built. The
+ * build writes only inside a directory that is absent (it makes it), empty, or holds its own
+ * manifest, never through a link inside it, and removes the pages of canvases that no longer
+ * exist (only the files its manifest lists): docs/site.md, "Where the build writes".
  *
  * @param ws - the workspace
  * @param options - the output directory, the ledgers to build, a progress callback
  * @param renderers - the page, comment, prompt and index renderers
  * @returns what was built, left unchanged, or failed
- * @throws CanvasError `CANVAS_NOT_FOUND` for a `ledgers` entry that is not a canvas
+ * @throws CanvasError `CANVAS_NOT_FOUND` for a `ledgers` entry that is not a canvas;
+ *   `OUTPUT_IN_REPOSITORY` for an output directory inside `state/canvas`; `BAD_OUT_DIR` for one
+ *   the build may not write (see {@link SiteDir}); each before anything is written
  */
 export async function buildSite(ws: Workspace, options: BuildOptions, renderers: SiteRenderers): Promise<BuildReport> {
   const out = resolve(options.out);
-  mkdirSync(out, { recursive: true });
-  const manifestPath = join(out, '.canvas-build.json');
-  const manifest = readManifest(manifestPath, renderers.version);
+  const site = SiteDir.open(ws, out);
   const all = await listCanvases(ws);
   const wanted = options.ledgers ? new Set(options.ledgers) : null;
   for (const ledger of wanted ?? []) {
@@ -104,14 +94,30 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
     }
   }
   const todo = all.filter((c) => wanted === null || wanted.has(c.ledger));
+  // Where the build writes (docs/site.md): every path it may write or remove is judged before
+  // the first write, so a link or a file it did not make is refused with nothing written.
+  const live = new Set(all.map((c) => c.ledger));
+  const gone = Object.entries(site.previous?.entries ?? {}).filter(([ledger]) => !live.has(ledger));
+  site.check([
+    'index.html',
+    '.canvas-build.json',
+    ...todo.flatMap((c) => PAGES.map((name) => `${c.ledger}/${name}`)),
+    ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
+  ]);
+  site.claim(renderers.version);
+  const manifest: SiteManifest = site.previous?.renderer === renderers.version ? site.previous : { renderer: renderers.version, entries: {} };
+  // The pages of canvases that no longer exist go: only the files the manifest lists.
+  for (const [ledger, e] of gone) {
+    site.remove(ledger, Object.keys(e.files));
+    delete manifest.entries[ledger];
+  }
   const report: BuildReport = { out, built: [], unchanged: [], failed: [] };
   const reader = new RepoReader(ws);
   try {
     let done = 0;
     for (const { ledger, revision } of todo) {
-      const dir = join(out, ledger);
       const previous = manifest.entries[ledger];
-      if (previous && previous.revision === revision && sameFiles(dir, previous.files)) {
+      if (previous && previous.revision === revision && sameFiles(join(site.path, ledger), previous.files)) {
         report.unchanged.push(ledger);
       } else {
         try {
@@ -121,7 +127,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
             'comment.md': renderers.renderComment(snapshot),
             'prompt.txt': renderers.renderPrompt(snapshot, {}),
           };
-          for (const [name, content] of Object.entries(files)) writeAtomic(join(dir, name), content);
+          for (const [name, content] of Object.entries(files)) site.write(`${ledger}/${name}`, content);
           const questions = [...indexNodes(snapshot.canvas).values()].filter((e) => e.node.type === 'question');
           const last = snapshot.lastEdit;
           manifest.entries[ledger] = {
@@ -148,8 +154,8 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
     reader.close();
   }
   const entries = all.map((c) => manifest.entries[c.ledger]).filter((e): e is SiteManifest['entries'][string] => e !== undefined);
-  writeAtomic(join(out, 'index.html'), await renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
+  site.write('index.html', await renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
   const sorted: SiteManifest = { renderer: manifest.renderer, entries: Object.fromEntries(Object.keys(manifest.entries).sort().map((k) => [k, manifest.entries[k]!])) };
-  writeAtomic(manifestPath, `${JSON.stringify(sorted, null, 2)}\n`);
+  site.write('.canvas-build.json', `${JSON.stringify(sorted, null, 2)}\n`);
   return report;
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fromHtml } from 'hast-util-from-html';
@@ -114,13 +114,17 @@ describe('canvas build', () => {
 
   it('refuses an --out that is a file or lies inside the canvas repository, writing nothing', async () => {
     const ws = exampleWorkspace();
+    writeFileSync(join(ws.root, 'state', 'ledger-note.txt'), 'a file\n');
     const before = repoState(ws);
-    const file = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'store-substrate.xml')]);
+    const file = await runCli(ws, ['build', '--json', '--out', join(ws.root, 'state', 'ledger-note.txt')]);
     expect(file.code).toBe(2);
-    expect(JSON.parse(file.stdout).error.code).toBe('USAGE');
+    expect(JSON.parse(file.stdout).error.code).toBe('BAD_OUT_DIR');
+    const canvasFile = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'store-substrate.xml')]);
+    expect(canvasFile.code).toBe(2);
+    expect(JSON.parse(canvasFile.stdout).error.code).toBe('OUTPUT_IN_REPOSITORY');
     const inside = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'site')]);
     expect(inside.code).toBe(2);
-    expect(JSON.parse(inside.stdout).error.code).toBe('USAGE');
+    expect(JSON.parse(inside.stdout).error.code).toBe('OUTPUT_IN_REPOSITORY');
     const badLedger = await runCli(ws, ['build', '--json', '--out', out(), '--ledger', '../x']);
     expect(JSON.parse(badLedger.stdout).error.code).toBe('BAD_LEDGER_ID');
     expect(repoState(ws)).toEqual(before);

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { withGlobal } from '../common-options.js';
@@ -32,14 +30,7 @@ export function registerBuildCommand(program: Command): void {
     .action(async (o: GlobalOptions & { out: string; ledger?: string[] }) => {
       const ws = workspaceOf(o);
       for (const id of o.ledger ?? []) checkLedgerId(id);
-      const out = resolve(o.out);
-      if (existsSync(out) && !statSync(out).isDirectory()) {
-        throw new CanvasError('USAGE', `--out ${out} exists and is not a directory`, 'name a directory for the site, for example --out site');
-      }
-      const rel = relative(ws.repo, out);
-      if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-        throw new CanvasError('USAGE', `--out ${out} is inside the canvas repository ${ws.repo}`, 'build the site outside state/canvas, for example --out site');
-      }
+      // The output directory is judged by the build itself (docs/site.md, "Where the build writes").
       const [{ buildSite }, { loadRenderers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/load-renderers.js')]);
       const report = await buildSite(ws, { out: o.out, ledgers: o.ledger, onProgress: o.json ? undefined : progress() }, await loadRenderers());
       if (o.json) {
