@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'BASE_REQUIRED'
   | 'UNKNOWN_BASE'
   | 'BASE_NOT_ANCESTOR'
+  | 'FOREIGN_BASE'
   | 'STALE_BASE'
   | 'REQUIRE_CHANGED'
   | 'DIRTY_WORKTREE'
@@ -85,6 +86,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BASE_REQUIRED: 'rejected',
   UNKNOWN_BASE: 'rejected',
   BASE_NOT_ANCESTOR: 'rejected',
+  FOREIGN_BASE: 'rejected',
   STALE_BASE: 'conflict',
   REQUIRE_CHANGED: 'conflict',
   DIRTY_WORKTREE: 'rejected',

@@ -19,6 +19,7 @@ import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-f
 import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
+import { checkBaseOnChain } from './check-base-on-chain.js';
 import { checkFigures } from './check-figures.js';
 import { checkRepoPath } from './check-repo-path.js';
 import { runGit } from './git.js';
@@ -62,9 +63,9 @@ export interface WriteCommon {
   why: string;
   /** The author: `who[ | step:S][ | run:R]` or `who | by-hand`. */
   author: string;
-  /** The revision the writer decided against (any commit on main, 7+ hex characters). */
+  /** The revision the writer decided against: a revision of this canvas, 7+ hex characters (docs/store.md, "Staleness"). */
   base?: string | undefined;
-  /** Strict: refuse if anything in this canvas changed since this sha (implies base). */
+  /** Strict: refuse if anything in this canvas changed since this revision of it (implies base). */
   require?: string | undefined;
   /** Scoped to the canvas and the who: a retry returns the original outcome. */
   idempotencyKey?: string | undefined;
@@ -436,12 +437,15 @@ async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHo
   if (base !== undefined && ctx.main) {
     baseSha = await resolveBase(reader, base);
     ctx.base = baseSha;
-    since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main, '--base', reader)).filter((c) => c.ledger === ledger);
+    const flag = ctx.common.base !== undefined ? '--base' : '--require';
+    since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main, flag, reader)).filter((c) => c.ledger === ledger);
+    // A base must be a revision of this canvas (docs/store.md, "Staleness").
+    await checkBaseOnChain(reader, ledger, ctx.revision!, baseSha, since, flag);
     if (ctx.common.require !== undefined) {
       const req = await resolveBase(reader, ctx.common.require, '--require');
-      const changed = (req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require', reader)).filter((c) => c.ledger === ledger)).filter(
-        (c) => DOC_OPS.has(c.op ?? ''),
-      );
+      const sinceReq = req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require', reader)).filter((c) => c.ledger === ledger);
+      await checkBaseOnChain(reader, ledger, ctx.revision!, req, sinceReq, '--require');
+      const changed = sinceReq.filter((c) => DOC_OPS.has(c.op ?? ''));
       if (changed.length > 0) {
         const conflict: Conflict = {
           outcome: 'conflict',

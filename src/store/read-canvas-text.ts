@@ -2,12 +2,16 @@ import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { resolveBase } from './commits-since.js';
 import { RepoReader } from './repo-reader.js';
+import { revisionAt } from './revision-at.js';
 import type { Workspace } from './workspace.js';
 
 /** A canvas as read at one revision. */
 export interface CanvasText {
   ledger: string;
-  /** The revision to write against (`Canvas-Base:`): the canvas's latest commit, or `--at`. */
+  /**
+   * The revision to write against (`Canvas-Base:`): the canvas's latest commit, or with `at` its
+   * latest commit at or before `at` (never `at` itself when that is another canvas's commit).
+   */
   revision: string;
   /** The canonical XML. */
   xml: string;
@@ -16,7 +20,7 @@ export interface CanvasText {
 /** Options of {@link readCanvasText}. */
 export interface ReadOptions {
   ledger: string;
-  /** A commit on main (7+ hex): the canvas as it stood there. */
+  /** A commit on main (7+ hex): the canvas as it stood there, at its own revision as of that commit. */
   at?: string | undefined;
 }
 
@@ -31,7 +35,7 @@ export async function readCanvasText(ws: Workspace, options: ReadOptions, reader
   const ledger = checkLedgerId(options.ledger);
   const r = reader ?? new RepoReader(ws);
   try {
-    const revision = options.at !== undefined ? await resolveBase(r, options.at, '--at') : await r.revision(ledger);
+    const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at')) : await r.revision(ledger);
     const bytes = revision ? await r.file(revision, `${ledger}.xml`) : null;
     if (!revision || !bytes) {
       throw new CanvasError(

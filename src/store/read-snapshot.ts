@@ -6,8 +6,8 @@ import type { Crossing, Snapshot } from '../model/snapshot.js';
 import { editRecord } from './edit-record.js';
 import { canvasFacts } from './canvas-facts.js';
 import { resolveBase } from './commits-since.js';
-import { runGit } from './git.js';
 import { RepoReader } from './repo-reader.js';
+import { revisionAt } from './revision-at.js';
 import type { Workspace } from './workspace.js';
 
 /** Options of {@link readSnapshot}. */
@@ -17,13 +17,6 @@ export interface SnapshotOptions {
   at?: string | undefined;
   /** How many recent edits to include (default 10). */
   edits?: number | undefined;
-}
-
-/** The canvas's latest commit at or before a commit on main, or null. */
-async function revisionAt(repo: string, ledger: string, at: string): Promise<string | null> {
-  const pattern = `^Canvas-Ledger: ${ledger.replace(/[.]/g, '\\.')}$`;
-  const { stdout } = await runGit(repo, ['log', '-1', '--format=%H', '-E', `--grep=${pattern}`, at]);
-  return stdout.trim() || null;
 }
 
 /**
@@ -41,11 +34,7 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
   const ledger = checkLedgerId(options.ledger);
   const r = reader ?? new RepoReader(ws);
   try {
-    let revision = await r.revision(ledger);
-    if (revision && options.at !== undefined) {
-      const at = await resolveBase(r, options.at, '--at');
-      revision = await revisionAt(ws.repo, ledger, at);
-    }
+    const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at')) : await r.revision(ledger);
     const bytes = revision ? await r.file(revision, `${ledger}.xml`) : null;
     if (!revision || !bytes) {
       throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger}${options.at ? ` at ${options.at}` : ''} in ${ws.root}`, `run \`canvas log ${ledger}\``, {

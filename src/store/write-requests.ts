@@ -14,9 +14,12 @@ export interface WriteRequest {
 
 /** What every node edit adds: the revision decided against. */
 export interface EditRequest extends WriteRequest {
-  /** Any commit on main, 7 to 40 hex characters (from `Canvas-Base:`). */
+  /**
+   * A revision of this canvas, 7 to 40 hex characters (from `Canvas-Base:`); a commit of another
+   * canvas is refused with `FOREIGN_BASE` (docs/store.md, "Staleness").
+   */
   base?: string | undefined;
-  /** Strict: refuse if anything in this canvas changed since this sha (implies base). */
+  /** Strict: refuse if anything in this canvas changed since this revision of it (implies base). */
   require?: string | undefined;
 }
 
