@@ -12,7 +12,10 @@ export interface Author {
 }
 
 /**
- * Parse and check an author string.
+ * Parse and check an author string (docs/store.md "Author"). The text must be written exactly in
+ * the documented form, one space each side of every `|` and nothing around it: a form that only
+ * normalizes to it (`" leo"`, `leo|step:x`) is refused with the form it should take, never
+ * normalized, as every other malformed input is refused.
  *
  * @param text - for example `leo | step:implement | run:ship-the-flag-3` or `leo | by-hand`
  * @returns the parts and the canonical text
@@ -36,7 +39,7 @@ export function parseAuthor(text: unknown): Author {
   const author: Author = { who, text: who };
   const rest = parts.slice(1);
   if (rest.length === 1 && rest[0] === 'by-hand') {
-    return { who, byHand: true, text: `${who} | by-hand` };
+    return asWritten(text, { who, byHand: true, text: `${who} | by-hand` }, hint);
   }
   let expect: 'step' | 'run' = 'step';
   for (const part of rest) {
@@ -52,5 +55,16 @@ export function parseAuthor(text: unknown): Author {
     expect = 'run';
   }
   author.text = [who, author.step ? `step:${author.step}` : '', author.run ? `run:${author.run}` : ''].filter(Boolean).join(' | ');
-  return author;
+  return asWritten(text, author, hint);
+}
+
+/** The author, if `text` is exactly its canonical form; else `BAD_AUTHOR` naming that form. */
+function asWritten(text: string, author: Author, hint: string): Author {
+  if (text === author.text) return author;
+  throw new CanvasError(
+    'BAD_AUTHOR',
+    `author ${JSON.stringify(text)} is not written in the form <who>[ | step:<step>][ | run:<run>] or <who> | by-hand: one space each side of every "|", nothing before or after`,
+    `write it as ${JSON.stringify(author.text)}; ${hint}`,
+    { rule: 'form', expected: author.text },
+  );
 }
