@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { CanvasError } from '../model/canvas-error.js';
 import type { PayloadInput } from '../model/payload-from-input.js';
 import { resolveWorkspace, type Workspace } from '../store/workspace.js';
+import { readInputFile } from './read-input-file.js';
 
 /** The options every command takes (design section 10). */
 export interface GlobalOptions {
@@ -32,7 +32,8 @@ export function authorOf(o: GlobalOptions): string {
 /**
  * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` or `--section`.
  *
- * @throws CanvasError `USAGE` when none or several are given, or the file cannot be read
+ * @throws CanvasError `USAGE` when none or several are given, or the file cannot be read or is not
+ *   a regular file (`-` is standard input); `TOO_LARGE`, `BAD_ENCODING` (docs/cli.md "Payload files")
  */
 export function payloadOf(o: PayloadOptions): PayloadInput {
   const given = (['xml', 'xmlFile', 'text', 'question', 'section'] as const).filter((k) => o[k] !== undefined);
@@ -45,13 +46,7 @@ export function payloadOf(o: PayloadOptions): PayloadInput {
     );
   }
   if (o.xml !== undefined) return { xml: o.xml };
-  if (o.xmlFile !== undefined) {
-    try {
-      return { xml: readFileSync(o.xmlFile, 'utf8') };
-    } catch (e) {
-      throw new CanvasError('USAGE', `cannot read --xml-file ${o.xmlFile}: ${(e as Error).message}`, 'pass a readable file holding one node');
-    }
-  }
+  if (o.xmlFile !== undefined) return { xml: readInputFile(o.xmlFile, '--xml-file') };
   if (o.text !== undefined) return { text: o.text };
   if (o.question !== undefined) return { question: o.question };
   return { section: o.section! };

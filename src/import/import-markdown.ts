@@ -10,6 +10,7 @@ import { CanvasError, type ErrorCode } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkReason, MAX_REASON } from '../model/check-reason.js';
 import { parseAuthor } from '../model/parse-author.js';
+import { checkCanvasSize } from '../model/size-limits.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { payloadFromInput } from '../model/payload-from-input.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
@@ -172,7 +173,9 @@ function checkDocument(ledger: string, nodes: readonly PlannedNode[], source: st
     else canvas.children.push(node);
   }
   try {
-    parseCanvas(serializeCanvas(canvas), ledger);
+    const xml = serializeCanvas(canvas);
+    checkCanvasSize(xml, ledger);
+    parseCanvas(xml, ledger);
   } catch (e) {
     if (!(e instanceof CanvasError)) throw e;
     const ids = [...String(e.data.path ?? e.message).matchAll(/@id='n(\d+)'/g)];

@@ -15,6 +15,8 @@ export type ErrorCode =
   | 'BAD_ANCHOR'
   | 'XML_PARSE'
   | 'UNSAFE_XML'
+  | 'BAD_ENCODING'
+  | 'TOO_LARGE'
   | 'SCHEMA'
   | 'PAYLOAD_HAS_ID'
   | 'PAYLOAD_CHILDREN'
@@ -73,6 +75,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BAD_ANCHOR: 'rejected',
   XML_PARSE: 'rejected',
   UNSAFE_XML: 'rejected',
+  BAD_ENCODING: 'rejected',
+  TOO_LARGE: 'rejected',
   SCHEMA: 'rejected',
   PAYLOAD_HAS_ID: 'rejected',
   PAYLOAD_CHILDREN: 'rejected',

@@ -17,6 +17,13 @@ import { CanvasError } from './canvas-error.js';
 export function parseXmlSafe(text: string, what: string): Root {
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
+    // One byte order mark is the encoding's; a second is not markup, and is never dropped silently.
+    if (text.charCodeAt(0) === 0xfeff) {
+      throw new CanvasError('XML_PARSE', `${what} starts with two byte order marks (U+FEFF U+FEFF)`, 'remove the second byte order mark', {
+        line: 1,
+        column: 1,
+      });
+    }
   }
   // A DOCTYPE (only possible in the prolog, before the first element) is refused as such, before
   // its internal subset can make any other error.

@@ -1,5 +1,6 @@
 import { CanvasError } from './canvas-error.js';
 import { parsePayload } from './parse-payload.js';
+import { checkInputSize, checkNodeSize } from './size-limits.js';
 import { DOC_CONTROL, LONE_SURROGATE, XML_NONCHAR } from './patterns.js';
 import type { NodePayload } from './types.js';
 
@@ -41,8 +42,9 @@ export function checkWords(value: string, label: string, path: string): string {
  *
  * @param input - exactly one of `{xml}` (a fragment), `{text}`, `{question}`, `{section}`, a string
  * @returns the checked payload
- * @throws CanvasError `USAGE` (not exactly one of the four, or not a string), `XML_PARSE`,
- *   `UNSAFE_XML`, `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`
+ * @throws CanvasError `USAGE` (not exactly one of the four, or not a string), `TOO_LARGE` (longer
+ *   than the input limit of docs/canonical.md "Size limits"), `XML_PARSE`, `UNSAFE_XML`,
+ *   `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`, `TOO_LARGE` (a node of more than the node limit)
  */
 export function payloadFromInput(input: PayloadInput): NodePayload {
   const given = input !== null && typeof input === 'object' ? KEYS.filter((k) => k in input) : [];
@@ -57,7 +59,15 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
       { given },
     );
   }
-  switch (given[0]) {
+  // Refused before parsing: a payload longer than a whole canvas cannot become a node of one.
+  checkInputSize(value.length, `the ${given[0]} payload`, 'characters');
+  const payload = nodeOf(given[0]!, value);
+  checkNodeSize(payload);
+  return payload;
+}
+
+function nodeOf(key: (typeof KEYS)[number], value: string): NodePayload {
+  switch (key) {
     case 'xml':
       return parsePayload(value);
     case 'text':

@@ -13,6 +13,7 @@ import { type PayloadInput, payloadFromInput } from '../model/payload-from-input
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import { serializeNode } from '../model/serialize-node.js';
+import { checkCanvasSize, checkNodeSize } from '../model/size-limits.js';
 import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/types.js';
 import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
 import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-facts.js';
@@ -393,7 +394,10 @@ export function replayKey(ctx: EditContext): Outcome | null {
 function toSpec(input: EditInput): EditSpec {
   if (!('payload' in input)) return input;
   const p = input.payload;
-  const payload = p !== null && typeof p === 'object' && 'type' in p ? p : payloadFromInput(p as PayloadInput);
+  const given = p !== null && typeof p === 'object' && 'type' in p;
+  const payload = given ? p : payloadFromInput(p as PayloadInput);
+  // A payload given as a tree is held to the node limit too (docs/canonical.md "Size limits").
+  if (given) checkNodeSize(payload);
   return { ...input, payload } as EditSpec;
 }
 
@@ -566,6 +570,8 @@ export function proposalJson(p: ProposalFile): string {
  */
 async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec, named: string | null): Promise<Outcome> {
   guardOneNode(ctx.canvas, next, { op: spec.op as 'insert', node: named });
+  // Refused now rather than at approval: an edit the canvas could never take is no proposal.
+  checkCanvasSize(serializeCanvas(next), ctx.ledger);
   const id = createHash('sha256').update(`${ctx.ledger}\n${ctx.revision}\n${ctx.request}`).digest('hex').slice(0, 10);
   const file: ProposalFile = {
     id,
@@ -669,6 +675,7 @@ export async function commitDocument(
   const { ws, reader, ledger } = ctx;
   const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
   const xml = serializeCanvas(next);
+  if (DOC_OPS.has(guardOp)) checkCanvasSize(xml, ledger);
   const reparsed = readBack(next, xml, guardOp, node);
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };

@@ -56,7 +56,7 @@ describe('the command line in a pipeline', () => {
     const ws = tempWorkspace();
     await createCanvas(ws, { ledger: 'big', why: 'a big canvas', author: AUTHOR });
     const base = (await readCanvas(ws, { ledger: 'big' })).revision;
-    const list = `<list>${'<item>an item long enough to fill the pipe quickly</item>'.repeat(4000)}</list>`;
+    const list = `<list>${'<item>an item long enough to fill the pipe quickly</item>'.repeat(2000)}</list>`;
     expect((await insertNode(ws, { ledger: 'big', into: 'root', payload: { xml: list }, base, why: 'fill', author: AUTHOR })).outcome).toBe('applied');
     const r = spawnSync('bash', ['-c', `node ${join(ROOT, 'bin/canvas.js')} read big | head -1; echo "status \${PIPESTATUS[0]}"`], {
       env: { ...process.env, CANVAS_WORKSPACE: ws.root },

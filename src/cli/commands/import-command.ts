@@ -1,24 +1,15 @@
-import { readFileSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import { withWrite } from '../common-options.js';
 import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { readInputFile } from '../read-input-file.js';
 
 interface ImportOptions extends GlobalOptions {
   markdown: string;
   why?: string;
   idempotencyKey?: string;
-}
-
-function readMarkdown(file: string): string {
-  try {
-    if (!statSync(file).isFile()) throw new Error('not a regular file');
-    return readFileSync(file, 'utf8');
-  } catch (e) {
-    throw new CanvasError('USAGE', `cannot read --markdown ${file}: ${(e as Error).message}`, 'pass the path of a readable Markdown file', { file });
-  }
 }
 
 /** Register `canvas import <ledger> --markdown FILE --why R` (design sections 9 and 10). */
@@ -35,7 +26,7 @@ export function registerImportCommand(program: Command): void {
           'leave out --idempotency-key',
         );
       }
-      const markdown = readMarkdown(o.markdown);
+      const markdown = readInputFile(o.markdown, '--markdown');
       // Lazy: the Markdown parser is loaded only by this command (canvas read stays light).
       const { importMarkdown } = await import('../../import/import-markdown.js');
       const result = await importMarkdown(workspaceOf(o), {
@@ -43,7 +34,7 @@ export function registerImportCommand(program: Command): void {
         markdown,
         why: o.why ?? '',
         author: authorOf(o),
-        source: basename(o.markdown),
+        source: o.markdown === '-' ? 'standard input' : basename(o.markdown),
       });
       if (o.json) {
         printJson(result);
