@@ -54,6 +54,7 @@ export type ErrorCode =
   | 'OUTPUT_IN_REPOSITORY'
   | 'BAD_OUT_DIR'
   | 'GIT_FAILED'
+  | 'GIT_HELPER_FAILED'
   | 'INTERNAL'
   | 'ROW_BODY_REQUIRED'
   | 'PUBLISH_TARGET'
@@ -114,6 +115,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   OUTPUT_IN_REPOSITORY: 'rejected',
   BAD_OUT_DIR: 'rejected',
   GIT_FAILED: 'internal',
+  GIT_HELPER_FAILED: 'internal',
   INTERNAL: 'internal',
   ROW_BODY_REQUIRED: 'rejected',
   PUBLISH_TARGET: 'rejected',

@@ -28,6 +28,7 @@ import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
 import { editRecord } from './edit-record.js';
 import type { Applied, Conflict, DiffEntry, Outcome } from './outcome.js';
+import { idleMs } from './git-handles.js';
 import { RefUpdater } from './ref-updater.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
@@ -254,7 +255,7 @@ async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCom
  * @param common - ledger, reason, author, base, require, idempotency key
  * @param hooks - extensions used by proposals and approvals
  * @returns exactly one outcome: applied, proposed, conflict or rejected
- * @throws CanvasError `NO_ROLE` (exit 5) and internal errors (`GIT_FAILED`, `LOCK_TIMEOUT`,
+ * @throws CanvasError `NO_ROLE` (exit 5) and internal errors (`GIT_FAILED`, `GIT_HELPER_FAILED`, `LOCK_TIMEOUT`,
  *   `REF_MOVED`); every other refusal is a `rejected` outcome
  */
 export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
@@ -310,23 +311,30 @@ export interface PreparedWrite {
  * create), crash leftovers are repaired, the canvas exists (or, for create, does not), and its
  * facts and current tree are read.
  *
- * @throws CanvasError `CANVAS_NOT_FOUND`, `CANVAS_EXISTS`, `LOCK_TIMEOUT`, `GIT_FAILED`
+ * @throws CanvasError `CANVAS_NOT_FOUND`, `CANVAS_EXISTS`, `LOCK_TIMEOUT`, `GIT_FAILED`,
+ *   `GIT_HELPER_FAILED`, `USAGE` (a bad `CANVAS_GIT_IDLE_MS`)
  */
 export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>): Promise<Outcome> {
   const notFound = () =>
     new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${w.ledger} in ${ws.root}`, `create it first: canvas create ${w.ledger} --why "..."`, {
       ledger: w.ledger,
     });
+  // A bad CANVAS_GIT_IDLE_MS is refused before anything, even the repository, is made.
+  idleMs();
   if (w.spec.op === 'create') await ensureRepo(ws);
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
   return withRepoLock(join(ws.repo, '.git'), async () => {
     const reader = new RepoReader(ws);
+    // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
+    // "Long-lived git processes"): no idle close can come between taking it and using it.
+    let releaseRefs = () => {};
     try {
       // Both refs are asked for at once; git update-ref starts (unless running) while they are read.
       const mainRead = reader.main();
       const revisionRead = reader.revision(w.ledger);
       revisionRead.catch(() => {});
       const refs = RefUpdater.shared(ws.repo);
+      releaseRefs = refs.hold();
       const ctx: EditContext = {
         ws,
         reader,
@@ -361,6 +369,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       }
       return await fn(ctx, current);
     } finally {
+      releaseRefs();
       reader.close();
     }
   });
@@ -704,16 +713,10 @@ export async function commitDocument(
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
-  const zero = '0'.repeat(40);
-  const tx = [`update refs/heads/main ${sha} ${ctx.main ?? zero}`, `update refs/canvas/${ledger} ${sha} ${ctx.revision ?? zero}`];
-  const result = await ctx.refs.transaction(tx);
-  if (result.code !== 0) {
-    throw new CanvasError(
-      'REF_MOVED',
-      `main or refs/canvas/${ledger} moved while the repository lock was held: ${result.stderr.trim()}`,
-      'something outside the tool writes to this repository; run `canvas verify`',
-    );
-  }
+  await ctx.refs.move([
+    { ref: 'refs/heads/main', next: sha, old: ctx.main },
+    { ref: `refs/canvas/${ledger}`, next: sha, old: ctx.revision },
+  ]);
   // The working files follow the commit; the canvas file is always rewritten, which also
   // repairs one left lagging by a crash.
   for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) writeWorkingFile(ws.repo, path, content);

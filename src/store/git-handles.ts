@@ -1,9 +1,39 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
 
-/** How long an idle long-lived git process is kept for the next read or write, in milliseconds. */
+/**
+ * How long an idle long-lived git process is kept for the next read or write, in milliseconds,
+ * unless `CANVAS_GIT_IDLE_MS` says otherwise (docs/store.md, "Long-lived git processes").
+ */
 export const IDLE_MS = 2000;
+
+/** The largest delay a Node timer holds (a longer one would fire at once). */
+const MAX_IDLE_MS = 2 ** 31 - 1;
+
+/**
+ * The idle period of the long-lived git processes: `CANVAS_GIT_IDLE_MS` (a whole number of
+ * milliseconds, 0 to 2147483647) when set and not empty, else {@link IDLE_MS}. Read each time a
+ * process starts.
+ *
+ * @returns milliseconds
+ * @throws CanvasError `USAGE` when the variable is not such a number
+ */
+export function idleMs(): number {
+  const raw = process.env.CANVAS_GIT_IDLE_MS;
+  if (raw === undefined || raw === '') return IDLE_MS;
+  const ms = /^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(ms <= MAX_IDLE_MS)) {
+    throw new CanvasError(
+      'USAGE',
+      `CANVAS_GIT_IDLE_MS must be a whole number of milliseconds from 0 to ${MAX_IDLE_MS}, not ${JSON.stringify(raw)}`,
+      `unset CANVAS_GIT_IDLE_MS, or set it to a number such as ${IDLE_MS}`,
+      { variable: 'CANVAS_GIT_IDLE_MS', value: raw },
+    );
+  }
+  return ms;
+}
 
 /**
  * Let a long-lived git process keep this process alive only while a request is outstanding: an
@@ -12,9 +42,9 @@ export const IDLE_MS = 2000;
  */
 export function holdOpen(child: ChildProcessWithoutNullStreams, on: boolean): void {
   // The standard streams of a spawned process are sockets, which can be ref'd and unref'd.
-  for (const h of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref(): void; unref(): void }>) {
-    if (on) h.ref();
-    else h.unref();
+  for (const h of [child, child.stdin, child.stdout, child.stderr] as unknown as Array<{ ref?(): void; unref?(): void }>) {
+    if (on) h.ref?.();
+    else h.unref?.();
   }
 }
 

@@ -14,6 +14,7 @@ export class RepoReader {
   private readonly commits = new Map<string, CanvasCommit>();
   private found = false;
   private batch: GitBatch | null = null;
+  private release: (() => void) | null = null;
 
   constructor(readonly ws: Workspace) {}
 
@@ -25,10 +26,15 @@ export class RepoReader {
 
   /**
    * The repository's shared `git cat-file --batch` (see {@link GitBatch.shared}), looked up once
-   * per reader; a process that ended is replaced.
+   * per reader and held until {@link RepoReader.close}, so it is not closed for idleness while
+   * this reader reads; a process that ended is replaced.
    */
   private get git(): GitBatch {
-    if (!this.batch?.alive) this.batch = GitBatch.shared(this.ws.repo);
+    if (!this.batch?.alive) {
+      this.release?.();
+      this.batch = GitBatch.shared(this.ws.repo);
+      this.release = this.batch.hold();
+    }
     return this.batch;
   }
 
@@ -95,6 +101,8 @@ export class RepoReader {
   /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
     this.commits.clear();
+    this.release?.();
+    this.release = null;
     this.batch = null;
   }
 }
