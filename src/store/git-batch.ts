@@ -13,6 +13,16 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
+/** An object whose header was read and whose content is still arriving. */
+interface Body {
+  sha: string;
+  type: GitObject['type'];
+  size: number;
+  /** The content's chunks so far, with the line feed that ends it. */
+  chunks: Buffer[];
+  have: number;
+}
+
 const batches = new SharedHelpers((repo) => new GitBatch(repo));
 
 /**
@@ -21,11 +31,16 @@ const batches = new SharedHelpers((repo) => new GitBatch(repo));
  * this process ({@link GitBatch.shared}); a reader holds it while it reads (docs/store.md,
  * "Long-lived git processes"). Each read sees the repository as it is when git answers it (git
  * reads loose refs and objects afresh, and looks for new packs when an object is missing).
+ *
+ * An object's content is collected chunk by chunk and joined once, so reading an object costs
+ * time linear in its size.
  */
 export class GitBatch {
   /** The process and its lifecycle. */
   readonly helper: GitHelper;
-  private buffer: Buffer = Buffer.alloc(0);
+  /** Bytes not yet parsed that hold no complete header line (a header is short). */
+  private head: Buffer = Buffer.alloc(0);
+  private body: Body | null = null;
   private readonly queue: Pending[] = [];
 
   /**
@@ -69,23 +84,41 @@ export class GitBatch {
     p.resolve(o);
   }
 
-  private take(b: Buffer): void {
-    this.buffer = this.buffer.length === 0 ? b : Buffer.concat([this.buffer, b]);
-    while (this.queue.length > 0) {
-      const nl = this.buffer.indexOf(10);
-      if (nl < 0) return;
-      const header = this.buffer.subarray(0, nl).toString('utf8');
+  /** Parse what git wrote: headers, and contents collected in chunks and joined once. */
+  private take(chunk: Buffer): void {
+    let b = chunk;
+    while (b.length > 0) {
+      const body = this.body;
+      if (body) {
+        const need = body.size + 1 - body.have;
+        const part = b.length <= need ? b : b.subarray(0, need);
+        body.chunks.push(part);
+        body.have += part.length;
+        b = b.subarray(part.length);
+        if (body.have < body.size + 1) return;
+        this.body = null;
+        // One copy either way: a content in one chunk is copied out of it (so a small object never
+        // keeps a large chunk of git's output alive); one in many is joined once.
+        const content =
+          body.chunks.length === 1 ? Buffer.from(body.chunks[0]!.subarray(0, body.size)) : Buffer.concat(body.chunks, body.have).subarray(0, body.size);
+        this.answer({ sha: body.sha, type: body.type, content });
+        continue;
+      }
+      const joined = this.head.length === 0 ? b : Buffer.concat([this.head, b]);
+      const nl = joined.indexOf(10);
+      if (nl < 0) {
+        this.head = Buffer.from(joined);
+        return;
+      }
+      this.head = Buffer.alloc(0);
+      const header = joined.subarray(0, nl).toString('utf8');
+      b = joined.subarray(nl + 1);
       if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.buffer = this.buffer.subarray(nl + 1);
         this.answer(null);
         continue;
       }
       const [sha, type, sizeText] = header.split(' ');
-      const size = Number(sizeText);
-      if (this.buffer.length < nl + 1 + size + 1) return;
-      const content = Buffer.from(this.buffer.subarray(nl + 1, nl + 1 + size));
-      this.buffer = this.buffer.subarray(nl + 2 + size);
-      this.answer({ sha: sha!, type: type as GitObject['type'], content });
+      this.body = { sha: sha!, type: type as GitObject['type'], size: Number(sizeText), chunks: [], have: 0 };
     }
   }
 
