@@ -49,17 +49,18 @@ export function holdOpen(child: ChildProcessWithoutNullStreams, on: boolean): vo
 }
 
 /**
- * Which repository a path holds now (the device and inode of its `.git`), so that a long-lived
- * git process started in a repository that was since removed or replaced at the same path is
- * never used again: git works in the directory it started in.
+ * Which repository a path holds now (the device, inode and birth time of its `.git`), so that a
+ * long-lived git process started in a repository that was since removed or replaced at the same
+ * path is never used again: git works in the directory it started in. The birth time tells a new
+ * `.git` from a removed one whose inode number the file system gave out again.
  *
  * @param repo - the repository's work tree
  * @returns an identity, or '' when there is no repository there
  */
 export function repoIdentity(repo: string): string {
   try {
-    const s = statSync(join(repo, '.git'));
-    return `${s.dev}:${s.ino}`;
+    const s = statSync(join(repo, '.git'), { bigint: true });
+    return `${s.dev}:${s.ino}:${s.birthtimeNs}`;
   } catch {
     return '';
   }

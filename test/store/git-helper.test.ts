@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { renameSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CanvasError } from '../../src/model/canvas-error.js';
 import { idleMs } from '../../src/store/git-handles.js';
@@ -199,5 +199,19 @@ describe('SharedHelpers: one owner per kind of helper', () => {
     expect(a.helper.state).not.toBe('open');
     helpers.closeAll();
     expect(b.helper.state).not.toBe('open');
+  });
+
+  it('replaces a helper whose repository was removed and made again, though .git got its inode number back', () => {
+    const helpers = kind();
+    const r = repo();
+    const a = helpers.get(r);
+    started.push(a.helper);
+    // ext4 hands the freed inode number of .git to the new one nearly every time.
+    rmSync(`${r}/.git`, { recursive: true });
+    execFileSync('git', ['init', '-q', r]);
+    const b = helpers.get(r);
+    started.push(b.helper);
+    expect(b).not.toBe(a);
+    expect(a.helper.state).not.toBe('open');
   });
 });
