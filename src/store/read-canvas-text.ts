@@ -1,5 +1,7 @@
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
+import { parseCanvas } from '../model/parse-canvas.js';
+import type { Canvas } from '../model/types.js';
 import { resolveBase } from './commits-since.js';
 import { RepoReader } from './repo-reader.js';
 import { revisionAt } from './revision-at.js';
@@ -25,13 +27,15 @@ export interface ReadOptions {
 }
 
 /**
- * Read a canvas's canonical XML and revision without parsing it (the light path of
- * `canvas read`: one `git cat-file --batch` process, nothing heavy loaded).
+ * Read a canvas's XML and revision, and its tree: the bytes are parsed and checked before anyone
+ * prints them, so committed bytes the write path would refuse (a DOCTYPE committed by hand, say)
+ * are refused on every read path the same way (docs/store.md, "Reads").
  *
- * @returns ledger, revision (full sha) and XML
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE` (a bad `at`)
+ * @returns ledger, revision (full sha), XML and the parsed tree
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE` (a bad `at`), and what
+ *   the stored bytes break: `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING`
  */
-export async function readCanvasText(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText> {
+export async function readCheckedCanvas(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText & { canvas: Canvas }> {
   const ledger = checkLedgerId(options.ledger);
   const r = reader ?? new RepoReader(ws);
   try {
@@ -45,8 +49,23 @@ export async function readCanvasText(ws: Workspace, options: ReadOptions, reader
         { ledger },
       );
     }
-    return { ledger, revision, xml: bytes.toString('utf8') };
+    const xml = bytes.toString('utf8');
+    return { ledger, revision, xml, canvas: parseCanvas(xml, ledger) };
   } finally {
     if (!reader) r.close();
   }
+}
+
+/**
+ * Read a canvas's canonical XML and revision (what `canvas read` prints): one
+ * `git cat-file --batch` process and the XML parser, nothing heavier. The bytes are parsed and
+ * checked first, so what is printed is what a write would accept (docs/store.md, "Reads").
+ *
+ * @returns ledger, revision (full sha) and XML
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE` (a bad `at`),
+ *   `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING` (the stored bytes)
+ */
+export async function readCanvasText(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText> {
+  const { canvas: _canvas, ...text } = await readCheckedCanvas(ws, options, reader);
+  return text;
 }

@@ -1,6 +1,5 @@
-import { parseCanvas } from '../model/parse-canvas.js';
 import type { Canvas } from '../model/types.js';
-import { type CanvasText, type ReadOptions, readCanvasText } from './read-canvas-text.js';
+import { type CanvasText, type ReadOptions, readCheckedCanvas } from './read-canvas-text.js';
 import type { Workspace } from './workspace.js';
 
 export { type CanvasText, type ReadOptions, readCanvasText } from './read-canvas-text.js';
@@ -14,9 +13,9 @@ export interface CanvasRead extends CanvasText {
  * Read a canvas at its revision (or at a commit on main) and parse it.
  *
  * @returns ledger, revision, XML and tree
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE`
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE`, and what the stored
+ *   bytes break: `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING`
  */
 export async function readCanvas(ws: Workspace, options: ReadOptions): Promise<CanvasRead> {
-  const text = await readCanvasText(ws, options);
-  return { ...text, canvas: parseCanvas(text.xml, text.ledger) };
+  return readCheckedCanvas(ws, options);
 }

@@ -3,7 +3,6 @@ import { CanvasError } from '../../model/canvas-error.js';
 import type { NodeType } from '../../model/types.js';
 import { canvasLog } from '../../store/canvas-log.js';
 import { nodeHistory } from '../../store/node-history.js';
-import { readCanvasText } from '../../store/read-canvas-text.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -14,8 +13,9 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-// The reads here are light (one git cat-file --batch, no parser) and part of the CLI's entry
-// file; the XML parser is imported only when a read filters or prints JSON.
+// The reads here are light (one git cat-file --batch) and part of the CLI's entry file. `read`
+// parses what it prints, so bytes a write would refuse are refused here too: it imports the
+// parser when it runs, so that `history` and `log` never load it.
 
 /** Register read, history and log (design section 10). */
 export function registerReadCommands(program: Command): void {
@@ -26,26 +26,23 @@ export function registerReadCommands(program: Command): void {
     .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
-      const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
+      const { readCheckedCanvas } = await import('../../store/read-canvas-text.js');
+      const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
       if (!o.id && !o.type && !o.json) {
         process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
         return;
       }
-      const [{ parseCanvas }, { indexNodes }, { serializeNode }] = await Promise.all([
-        import('../../model/parse-canvas.js'),
-        import('../../model/index-nodes.js'),
-        import('../../model/serialize-node.js'),
-      ]);
       if (!o.id && !o.type) {
-        printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: parseCanvas(read.xml, read.ledger) });
+        printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: read.canvas });
         return;
       }
+      const [{ indexNodes }, { serializeNode }] = await Promise.all([import('../../model/index-nodes.js'), import('../../model/serialize-node.js')]);
       for (const t of o.type ?? []) {
         if (!TYPES.includes(t as NodeType)) {
           throw new CanvasError('USAGE', `--type ${t} is not a node type`, `use one of ${TYPES.join(', ')}`);
         }
       }
-      const index = indexNodes(parseCanvas(read.xml, read.ledger));
+      const index = indexNodes(read.canvas);
       const missing = (o.id ?? []).filter((id) => !index.has(id));
       if (missing.length > 0) {
         throw new CanvasError(
