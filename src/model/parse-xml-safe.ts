@@ -1,5 +1,6 @@
 import type { Root } from 'xast';
 import { fromXml } from 'xast-util-from-xml';
+import { badCharacterError } from './bad-character.js';
 import { CanvasError } from './canvas-error.js';
 
 /**
@@ -12,7 +13,8 @@ import { CanvasError } from './canvas-error.js';
  * @param what - how to name the input in messages, for example `payload` or `canvas my-task`
  * @returns the xast root, whose only element child is the document element
  * @throws CanvasError `XML_PARSE` (malformed, with line and column), `UNSAFE_XML` (DOCTYPE,
- *   unknown entity, processing instruction, comment)
+ *   unknown entity, processing instruction, comment), `SCHEMA` (a character a canvas cannot hold,
+ *   raw or as a numeric reference: its code point and node path, as for `--text`)
  */
 export function parseXmlSafe(text: string, what: string): Root {
   if (text.charCodeAt(0) === 0xfeff) {
@@ -42,8 +44,12 @@ export function parseXmlSafe(text: string, what: string): Root {
   try {
     root = fromXml(text);
   } catch (error) {
-    const e = error as { cause?: { message?: string }; line?: number; column?: number };
+    const e = error as { cause?: { message?: string; pos?: number }; line?: number; column?: number };
     const detail = (e.cause?.message ?? String(error)).split('\n')[0] ?? 'malformed XML';
+    if (/^(Invalid character|Character reference resolves to an invalid character)\b/.test(detail) && typeof e.cause?.pos === 'number') {
+      const refused = badCharacterError(text, e.cause.pos, { line: e.line, column: e.column });
+      if (refused) throw refused;
+    }
     if (/Named entity isn't defined/.test(detail)) {
       throw new CanvasError(
         'UNSAFE_XML',

@@ -155,7 +155,7 @@ describe('importMarkdown', () => {
     const ws = tempWorkspace();
     const e = await refusal(importMarkdown(ws, { ledger: 'bad', markdown: '# T\n\nfine\n\nnot \uFFFE fine\n', why: WHY, author: AUTHOR, source: 'bad.md' }));
     expect(e.code).toBe('IMPORT_FAILED');
-    expect(e.data).toMatchObject({ line: 5, kind: 'paragraph', code: 'XML_PARSE' });
+    expect(e.data).toMatchObject({ line: 5, kind: 'paragraph', code: 'SCHEMA' });
     expect(e.message).toContain('bad.md line 5');
     expect(repoState(ws).refs).toBe('(no repository)');
   });
