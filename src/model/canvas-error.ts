@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'UNSAFE_XML'
   | 'BAD_ENCODING'
   | 'TOO_LARGE'
+  | 'TOO_DEEP'
   | 'SCHEMA'
   | 'PAYLOAD_HAS_ID'
   | 'PAYLOAD_CHILDREN'
@@ -78,6 +79,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   UNSAFE_XML: 'rejected',
   BAD_ENCODING: 'rejected',
   TOO_LARGE: 'rejected',
+  TOO_DEEP: 'rejected',
   SCHEMA: 'rejected',
   PAYLOAD_HAS_ID: 'rejected',
   PAYLOAD_CHILDREN: 'rejected',

@@ -1,6 +1,7 @@
 import type { Element as XastElement } from 'xast';
 import { CanvasError } from './canvas-error.js';
 import { convertElement, type ConvertContext } from './convert-element.js';
+import { NODE_DEPTH } from './check-xml-depth.js';
 import { parseXmlSafe } from './parse-xml-safe.js';
 import type { NodePayload } from './types.js';
 
@@ -11,10 +12,11 @@ import type { NodePayload } from './types.js';
  *
  * @param text - the fragment, for example `<text>Ship it.</text>`
  * @returns the node without id and v
- * @throws CanvasError `XML_PARSE`, `UNSAFE_XML`, `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`
+ * @throws CanvasError `XML_PARSE`, `UNSAFE_XML`, `TOO_DEEP` (deeper than `NODE_DEPTH`),
+ *   `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`
  */
 export function parsePayload(text: string): NodePayload {
-  const root = parseXmlSafe(text, 'the payload');
+  const root = parseXmlSafe(text, 'the payload', NODE_DEPTH);
   const elements = root.children.filter((c): c is XastElement => c.type === 'element');
   const el = elements[0];
   if (!el) {

@@ -2,6 +2,7 @@ import type { Root } from 'xast';
 import { fromXml } from 'xast-util-from-xml';
 import { badCharacterError } from './bad-character.js';
 import { CanvasError } from './canvas-error.js';
+import { checkXmlDepth, MAX_DEPTH } from './check-xml-depth.js';
 
 /**
  * Parse XML text into a xast tree, safely: a DOCTYPE, a processing instruction (the XML
@@ -11,12 +12,15 @@ import { CanvasError } from './canvas-error.js';
  *
  * @param text - the XML source (a whole canvas or one node fragment)
  * @param what - how to name the input in messages, for example `payload` or `canvas my-task`
+ * @param depthLimit - the deepest nesting allowed: `MAX_DEPTH` for a canvas (the default),
+ *   `NODE_DEPTH` for a node
  * @returns the xast root, whose only element child is the document element
  * @throws CanvasError `XML_PARSE` (malformed, with line and column), `UNSAFE_XML` (DOCTYPE,
  *   unknown entity, processing instruction, comment), `SCHEMA` (a character a canvas cannot hold,
- *   raw or as a numeric reference: its code point and node path, as for `--text`)
+ *   raw or as a numeric reference: its code point and node path, as for `--text`), `TOO_DEEP`
+ *   (elements nested deeper than docs/canonical.md "Size limits" allows, with the depth and path)
  */
-export function parseXmlSafe(text: string, what: string): Root {
+export function parseXmlSafe(text: string, what: string, depthLimit = MAX_DEPTH): Root {
   if (text.charCodeAt(0) === 0xfeff) {
     text = text.slice(1);
     // One byte order mark is the encoding's; a second is not markup, and is never dropped silently.
@@ -40,6 +44,8 @@ export function parseXmlSafe(text: string, what: string): Root {
       column,
     });
   }
+  // Depth before parsing: the parser and every check after it recurse on elements.
+  checkXmlDepth(text, what, depthLimit);
   let root: Root;
   try {
     root = fromXml(text);
