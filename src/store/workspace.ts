@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 
@@ -20,11 +20,13 @@ export interface WorkspaceOptions {
 
 /**
  * Resolve the workspace: `--workspace DIR`, else `$CANVAS_WORKSPACE`, else `$OPENCLAW_WORKSPACE`
- * (design section 1). The directory must exist; it is compared as a real path.
+ * (design section 1). The directory must exist and be a directory (a file is `NO_WORKSPACE`, never
+ * an internal error later); it is compared as a real path (docs/errors.md, `NO_WORKSPACE`).
  *
  * @param options - the flag's value and the environment (default `process.env`)
  * @returns the workspace with its repository and ledger paths
- * @throws CanvasError `NO_WORKSPACE` naming all three sources, or the missing directory
+ * @throws CanvasError `NO_WORKSPACE` naming all three sources, or the missing directory, or the
+ *   path that is not a directory
  */
 export function resolveWorkspace(options: WorkspaceOptions = {}): Workspace {
   const env = options.env ?? process.env;
@@ -39,6 +41,14 @@ export function resolveWorkspace(options: WorkspaceOptions = {}): Workspace {
   const abs = resolve(given);
   if (!existsSync(abs)) {
     throw new CanvasError('NO_WORKSPACE', `the workspace ${abs} does not exist`, `create it first: mkdir -p ${abs}`, { workspace: abs });
+  }
+  if (!statSync(abs).isDirectory()) {
+    throw new CanvasError(
+      'NO_WORKSPACE',
+      `the workspace ${abs} is not a directory`,
+      'pass the workspace directory (the one holding state/), not a file in it: --workspace DIR',
+      { workspace: abs },
+    );
   }
   const root = realpathSync(abs);
   return { root, repo: join(root, 'state', 'canvas'), ledgerDir: join(root, 'state', 'ledger') };
