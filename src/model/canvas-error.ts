@@ -40,6 +40,7 @@ export type ErrorCode =
   | 'REF_MOVED'
   | 'FOREIGN_COMMIT'
   | 'UNSAFE_SVG'
+  | 'SVG_SANITIZER_UNAVAILABLE'
   | 'DIAGRAM_SYNTAX'
   | 'NO_ROLE'
   | 'ROLE_TOO_LOW'
@@ -102,6 +103,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   REF_MOVED: 'internal',
   FOREIGN_COMMIT: 'rejected',
   UNSAFE_SVG: 'rejected',
+  SVG_SANITIZER_UNAVAILABLE: 'internal',
   DIAGRAM_SYNTAX: 'rejected',
   NO_ROLE: 'no-role',
   ROLE_TOO_LOW: 'rejected',

@@ -5,6 +5,7 @@
  * I/O (no resource is fetched), so this stays a pure function of its input, as model/ requires.
  */
 import type { Config, DOMPurify, RemovedAttribute, RemovedElement } from 'dompurify';
+import { CanvasError } from '../canvas-error.js';
 import { NODE_ID } from '../patterns.js';
 import { guardAttribute } from './guard-attribute.js';
 
@@ -128,6 +129,15 @@ function load(): Promise<DOMPurify> {
     const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
     const { window } = new JSDOM('');
     const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+    // Without a usable window (no document, no DOMParser) DOMPurify hands back a stub that has no
+    // hooks and sanitizes nothing: refuse deliberately rather than crash or let an SVG through.
+    if (!purify.isSupported || typeof purify.addHook !== 'function') {
+      throw new CanvasError(
+        'SVG_SANITIZER_UNAVAILABLE',
+        'the SVG sanitizer cannot run here: DOMPurify found no usable DOM window (isSupported is false), so no SVG figure can be checked',
+        'reinstall the dependencies (npm ci) so jsdom and dompurify match package-lock.json; nothing was written (docs/svg.md)',
+      );
+    }
     purify.addHook('beforeSanitizeElements', (node) => {
       // The first node of a run is the body holding the input: read it whole, before any removal.
       if (run && run.body === null) {
@@ -168,6 +178,8 @@ function removal(entry: RemovedElement | RemovedAttribute, paths: WeakMap<Node, 
  *   browser reads an SVG inline in a page)
  * @param base - the path prefix of the removals, for example `/figure`
  * @returns the parsed input, the sanitized `svg` element and every removal
+ * @throws CanvasError `SVG_SANITIZER_UNAVAILABLE` when DOMPurify cannot run on the window
+ *   (its `isSupported` is false)
  */
 export async function purifySvg(markup: string, base: string): Promise<PurifyResult> {
   const purify = await load();
