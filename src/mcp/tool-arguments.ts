@@ -70,7 +70,7 @@ export const requireArg = z
 export const whyArg = z
   .string()
   .describe(
-    'The reason: one plain line that says WHY this change is made (not what it is), shown to people in the audit trail. Required. A reason that is empty or holds a line break or any control character is rejected (BAD_REASON), never cleaned up.',
+    'The reason: one plain line that says WHY this change is made (not what it is), shown to people in the audit trail. Required. A reason that is empty or holds a line break, any control character or a bidirectional override or isolate is rejected (BAD_REASON), never cleaned up.',
   );
 
 /** The idempotency key. */

@@ -1,14 +1,14 @@
 import { CanvasError } from './canvas-error.js';
-import { LONE_SURROGATE, REASON_CONTROL } from './patterns.js';
+import { BIDI_CONTROL, LONE_SURROGATE, REASON_CONTROL } from './patterns.js';
 
 /** The longest reason, in code points (design section 4). */
 export const MAX_REASON = 500;
 
 /**
  * Check a reason (`--why`): required, one line, no control character (U+0000-U+001F,
- * U+007F-U+009F) nor U+2028/U+2029, well-formed Unicode (no lone surrogate), at most 500 code
- * points. Refused, never sanitized
- * (design section 4, spec/001 "The reason field").
+ * U+007F-U+009F) nor U+2028/U+2029 nor a bidirectional override or isolate (U+202A-U+202E,
+ * U+2066-U+2069), well-formed Unicode (no lone surrogate), at most 500 code points. Refused,
+ * never sanitized (docs/store.md, "Reason").
  *
  * @param reason - the caller's text, or undefined when missing
  * @returns the reason, unchanged
@@ -25,7 +25,12 @@ export function checkReason(reason: unknown): string {
   const m = REASON_CONTROL.exec(reason);
   if (m) {
     const cp = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    const what = m[0] === '\n' || m[0] === '\r' || m[0] === '\u2028' || m[0] === '\u2029' ? 'a line break' : 'a control character';
+    const what =
+      m[0] === '\n' || m[0] === '\r' || m[0] === '\u2028' || m[0] === '\u2029'
+        ? 'a line break'
+        : BIDI_CONTROL.test(m[0])
+          ? 'a bidirectional control'
+          : 'a control character';
     throw new CanvasError(
       'BAD_REASON',
       `reason must be a single line with no control characters: it holds ${what} (${cp}) at code point ${[...reason.slice(0, m.index)].length + 1}`,

@@ -8,8 +8,14 @@ export const NODE_ID = /^[a-z][a-z0-9]{1,11}$/;
 export const VERSION = /^[1-9][0-9]{0,8}$/;
 /** Control characters refused in documents: C0 but tab and line feed, DEL, C1. */
 export const DOC_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
-/** Control characters refused in a reason: all of C0, DEL, C1, and U+2028/U+2029. */
-export const REASON_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/u;
+/**
+ * Control characters refused in a reason: all of C0, DEL, C1, U+2028/U+2029, and the
+ * bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which make a
+ * line read differently from what it says.
+ */
+export const REASON_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+/** The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069). */
+export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
 /** `who`, `step` and `run` of an author (design section 4). */
 export const AUTHOR_PART = /^[A-Za-z0-9][A-Za-z0-9._@:-]*$/;
 /** The SVG namespace. */
