@@ -36,3 +36,30 @@ export function checkLedgerId(ledger: unknown): string {
   }
   return ledger;
 }
+
+/**
+ * Ledger ids the static site uses for its own files (docs/site.md, "Reserved ledger ids"): a
+ * canvas of that id would put its folder where the site's index page is.
+ */
+export const RESERVED_LEDGER_IDS: readonly string[] = ['index.html'];
+
+/**
+ * Check the ledger id of a canvas about to be created: a ledger id ({@link checkLedgerId}) that
+ * is not one the site reserves ({@link RESERVED_LEDGER_IDS}).
+ *
+ * @param ledger - the caller's ledger id
+ * @returns the ledger id, unchanged
+ * @throws CanvasError `BAD_LEDGER_ID` (`data.rule` is `reserved` for a reserved id)
+ */
+export function checkNewLedgerId(ledger: unknown): string {
+  const id = checkLedgerId(ledger);
+  if (RESERVED_LEDGER_IDS.includes(id)) {
+    throw new CanvasError(
+      'BAD_LEDGER_ID',
+      `${JSON.stringify(id)} is reserved: the static site writes its own ${id} where this canvas's folder would go`,
+      `choose another ledger id; reserved: ${RESERVED_LEDGER_IDS.join(', ')} (docs/site.md)`,
+      { ledger: id, rule: 'reserved' },
+    );
+  }
+  return id;
+}

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
+import { checkNewLedgerId } from '../model/check-ledger-id.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 import { indexNodes } from '../model/index-nodes.js';
 import { listCanvases } from '../store/list-canvases.js';
@@ -93,7 +94,20 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
       });
     }
   }
-  const todo = all.filter((c) => wanted === null || wanted.has(c.ledger));
+  const failed: BuildReport['failed'] = [];
+  // A canvas made before its ledger id was reserved (docs/site.md) has no place in the site: it
+  // fails alone, and none of its paths is judged or written.
+  const todo = all.filter((c) => {
+    if (wanted !== null && !wanted.has(c.ledger)) return false;
+    try {
+      checkNewLedgerId(c.ledger);
+      return true;
+    } catch (e) {
+      const err = e as CanvasError;
+      failed.push({ ledger: c.ledger, code: err.code, message: err.message });
+      return false;
+    }
+  });
   // Where the build writes (docs/site.md): every path it may write or remove is judged before
   // the first write, so a link or a file it did not make is refused with nothing written.
   const live = new Set(all.map((c) => c.ledger));
@@ -111,7 +125,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
     site.remove(ledger, Object.keys(e.files));
     delete manifest.entries[ledger];
   }
-  const report: BuildReport = { out, built: [], unchanged: [], failed: [] };
+  const report: BuildReport = { out, built: [], unchanged: [], failed };
   const reader = new RepoReader(ws);
   try {
     let done = 0;

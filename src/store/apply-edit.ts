@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import { checkLedgerId } from '../model/check-ledger-id.js';
+import { checkLedgerId, checkNewLedgerId } from '../model/check-ledger-id.js';
 import { checkReason } from '../model/check-reason.js';
 import { diffCanvases } from '../model/diff-canvases.js';
 import { type Anchor, editTree } from '../model/edit-tree.js';
@@ -261,6 +261,7 @@ async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCom
 export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
   try {
     const { ledger, why, author } = checkCommon(common);
+    if (input.op === 'create') checkNewLedgerId(ledger);
     const needsBase = input.op !== 'create' && input.op !== 'freeze';
     const base = common.base ?? common.require;
     if (needsBase && base === undefined) {
