@@ -54,4 +54,7 @@ export { renderComment } from './render/comment/render-comment.js';
 export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
 export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
 export type { TargetFlags } from './publish/basecamp-target.js';
+export { CHECK_AUTHOR, type CheckFinding, type CheckReport, type CheckRequest, checkCoherence, type FindingStatus } from './check/check-coherence.js';
+export type { ModelConfig } from './check/model-config.js';
+export type { Contradiction, DroppedEntry } from './check/parse-reply.js';
 export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';

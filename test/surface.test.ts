@@ -9,10 +9,12 @@ describe('the declared surface', () => {
   it('src/index.ts names every public value export (growing the API is a visible decision)', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "CHECK_AUTHOR",
         "CanvasError",
         "ERROR_CODES",
         "approveProposal",
         "canvasLog",
+        "checkCoherence",
         "createCanvas",
         "createMcpServer",
         "diffCanvases",

@@ -63,10 +63,16 @@ export type ErrorCode =
   | 'PUBLISH_CONFIG'
   | 'PUBLISH_AUTH'
   | 'PUBLISH_NOT_FOUND'
-  | 'PUBLISH_FAILED';
+  | 'PUBLISH_FAILED'
+  | 'CHECK_CONFIG'
+  | 'CHECK_MODEL_UNREACHABLE'
+  | 'CHECK_MODEL_TIMEOUT'
+  | 'CHECK_MODEL_FAILED'
+  | 'CHECK_BAD_REPLY'
+  | 'CHECK_UNKNOWN_NODES';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
-export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal';
+export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply';
 
 const KIND: Record<ErrorCode, ErrorKind> = {
   USAGE: 'rejected',
@@ -127,6 +133,12 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   PUBLISH_AUTH: 'rejected',
   PUBLISH_NOT_FOUND: 'rejected',
   PUBLISH_FAILED: 'internal',
+  CHECK_CONFIG: 'rejected',
+  CHECK_MODEL_UNREACHABLE: 'model',
+  CHECK_MODEL_TIMEOUT: 'model',
+  CHECK_MODEL_FAILED: 'model',
+  CHECK_BAD_REPLY: 'reply',
+  CHECK_UNKNOWN_NODES: 'reply',
 };
 
 /** Every code, sorted; `docs/errors.md` documents each one (a test checks). */
@@ -153,7 +165,7 @@ export class CanvasError extends Error {
     this.data = data;
   }
 
-  /** What the code means to a caller: rejected, conflict, verify, no-role or internal. */
+  /** What the code means to a caller: rejected, conflict, verify, no-role, internal, model or reply. */
   get kind(): ErrorKind {
     return KIND[this.code];
   }
@@ -161,7 +173,8 @@ export class CanvasError extends Error {
 
 /**
  * Map an error kind to the CLI's exit code (design section 6): 2 rejected or usage, 3 conflict,
- * 4 verify found a violation, 5 no role, 1 internal.
+ * 4 verify found a violation, 5 no role, 1 internal; `canvas check` adds 6 the model could not
+ * be asked and 7 its reply was refused (docs/coherence.md "Failures").
  */
 export function exitCodeFor(kind: ErrorKind): number {
   switch (kind) {
@@ -175,6 +188,10 @@ export function exitCodeFor(kind: ErrorKind): number {
       return 5;
     case 'internal':
       return 1;
+    case 'model':
+      return 6;
+    case 'reply':
+      return 7;
   }
 }
 
