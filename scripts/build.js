@@ -18,7 +18,7 @@ import { build } from 'esbuild';
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
-const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures)\//;
+const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check)\//;
 const common = {
   bundle: true,
   format: 'cjs',
@@ -27,7 +27,7 @@ const common = {
   // import() of the external packages becomes require(): the bundles run as scripts, outside the
   // ES module loader, and every one of these packages ships CommonJS.
   supported: { 'dynamic-import': false },
-  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod'],
+  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod', 'openai'],
   // Bundled modules find the package's files (templates, vendored Mermaid) from import.meta.url.
   define: { 'import.meta.url': '__canvasModuleUrl' },
   banner: { js: "const __canvasModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

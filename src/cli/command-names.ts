@@ -26,4 +26,5 @@ export const COMMAND_NAMES: readonly string[] = [
   'render',
   'prompt',
   'publish',
+  'check',
 ];

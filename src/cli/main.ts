@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
+import { registerCheckCommand } from './commands/check-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
@@ -28,6 +29,7 @@ export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command
   [registerMcpCommand, ['mcp']],
   [registerRenderCommands, ['render', 'prompt']],
   [registerPublishCommand, ['publish']],
+  [registerCheckCommand, ['check']],
 ];
 
 /**
@@ -45,7 +47,7 @@ export function buildProgram(command?: string): Command {
     .exitOverride();
   program.addHelpText(
     'after',
-    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role.\nDocs: docs/cli.md, docs/errors.md',
+    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role, 6 the model could not be asked, 7 its reply was refused (check).\nDocs: docs/cli.md, docs/errors.md',
   );
   const only = command === undefined ? undefined : COMMAND_GROUPS.find(([, names]) => names.includes(command));
   for (const [register] of only ? [only] : COMMAND_GROUPS) register(program);

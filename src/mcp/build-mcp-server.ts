@@ -27,7 +27,7 @@ export interface BuiltServer {
 
 /**
  * Build the canvas MCP server: resolve the one workspace and check the identity now, load the
- * MCP SDK and zod lazily, and register the eleven tools (docs/mcp.md).
+ * MCP SDK and zod lazily, and register the tools (docs/mcp.md).
  *
  * @param options - `who`, and the workspace (flag value and environment)
  * @returns the server, not yet connected, and `idle`
@@ -38,10 +38,11 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     throw new CanvasError('BAD_AUTHOR', `--as ${JSON.stringify(options.who ?? '')} is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$)`, 'pass --as <who>, for example --as planner');
   }
   const ws = resolveWorkspace({ workspace: options.workspace, ...(options.env ? { env: options.env } : {}) });
-  const [{ McpServer }, { registerReadTools }, { registerWriteTools }] = await Promise.all([
+  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerCheckTools }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
     import('./register-write-tools.js'),
+    import('./register-check-tools.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: VERSION },
@@ -66,6 +67,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   };
   registerReadTools(server, ctx);
   registerWriteTools(server, ctx);
+  registerCheckTools(server, ctx);
   const idle = async () => {
     for (;;) {
       // First let the SDK start every call already read and write every answer already made.
