@@ -28,6 +28,7 @@ export function withPayload(cmd: Command): Command {
     .addOption(new Option('--xml <fragment>', 'the node as one XML fragment, without id and v'))
     .addOption(new Option('--xml-file <path>', 'read the XML fragment from a file (for a large table)'))
     .addOption(new Option('--text <text>', 'sugar for <text>...</text>'))
-    .addOption(new Option('--question <text>', 'sugar for <question>...</question>'))
+    .addOption(new Option('--question <text>', 'sugar for <question>...</question>: the question is open unless --answered is given'))
+    .addOption(new Option('--answered', 'with --question: mark the question answered (answered="true")'))
     .addOption(new Option('--section <title>', 'sugar for an empty <section title="..."></section>'));
 }

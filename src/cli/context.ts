@@ -16,6 +16,7 @@ export interface PayloadOptions {
   xmlFile?: string;
   text?: string;
   question?: string;
+  answered?: boolean;
   section?: string;
 }
 
@@ -30,7 +31,8 @@ export function authorOf(o: GlobalOptions): string {
 }
 
 /**
- * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` or `--section`.
+ * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` (open unless
+ * `--answered`) or `--section`.
  *
  * @throws CanvasError `USAGE` when none or several are given, or the file cannot be read or is not
  *   a regular file (`-` is standard input); `TOO_LARGE`, `BAD_ENCODING` (docs/cli.md "Payload files")
@@ -45,9 +47,12 @@ export function payloadOf(o: PayloadOptions): PayloadInput {
       'for example --text "We ship on Friday." or --xml "<question>Who owns it?</question>"',
     );
   }
+  if (o.answered && o.question === undefined) {
+    throw new CanvasError('USAGE', '--answered marks a --question payload', 'for example --question "Who owns it?" --answered');
+  }
   if (o.xml !== undefined) return { xml: o.xml };
   if (o.xmlFile !== undefined) return { xml: readInputFile(o.xmlFile, '--xml-file') };
   if (o.text !== undefined) return { text: o.text };
-  if (o.question !== undefined) return { question: o.question };
+  if (o.question !== undefined) return o.answered ? { question: o.question, answered: true } : { question: o.question };
   return { section: o.section! };
 }

@@ -6,6 +6,7 @@ export interface PayloadArgs {
   xml?: string | undefined;
   text?: string | undefined;
   question?: string | undefined;
+  answered?: boolean | undefined;
   section?: string | undefined;
 }
 
@@ -13,7 +14,7 @@ export interface PayloadArgs {
  * Exactly one payload argument: `xml`, `text`, `question` or `section` (design section 10).
  *
  * @returns the payload as the store takes it
- * @throws CanvasError `USAGE` when none or several are given
+ * @throws CanvasError `USAGE` when none or several are given, or `answered` without `question`
  */
 export function payloadOfArgs(args: PayloadArgs): PayloadInput {
   const given = (['xml', 'text', 'question', 'section'] as const).filter((k) => args[k] !== undefined);
@@ -25,8 +26,11 @@ export function payloadOfArgs(args: PayloadArgs): PayloadInput {
       { given },
     );
   }
+  if (args.answered !== undefined && args.question === undefined) {
+    throw new CanvasError('USAGE', 'answered marks a question payload', 'for example question: "Who owns it?", answered: true', { given });
+  }
   if (args.xml !== undefined) return { xml: args.xml };
   if (args.text !== undefined) return { text: args.text };
-  if (args.question !== undefined) return { question: args.question };
+  if (args.question !== undefined) return args.answered === undefined ? { question: args.question } : { question: args.question, answered: args.answered };
   return { section: args.section! };
 }

@@ -47,7 +47,15 @@ export const xmlArg = z
 export const textArg = z.string().optional().describe('Sugar for <text>…</text>: a paragraph, given verbatim (no XML escaping needed).');
 
 /** Payload sugar: a question node. */
-export const questionArg = z.string().optional().describe('Sugar for <question>…</question>: raise an open question instead of guessing the answer.');
+export const questionArg = z
+  .string()
+  .optional()
+  .describe('Sugar for <question>…</question>: raise an open question instead of guessing the answer. The question is open unless `answered` is true.');
+/** With the question sugar: the question is answered (`answered="true"`). */
+export const answeredArg = z
+  .boolean()
+  .optional()
+  .describe('Only with `question`: true marks it answered (answered="true"). Leave it out and the question is open, so replacing an answered question with `question` alone re-opens it.');
 
 /** Payload sugar: an empty section. */
 export const sectionArg = z.string().optional().describe('Sugar for an empty <section title="…"/>: the section title (one line).');
@@ -118,5 +126,6 @@ export const payloadArgs = {
   xml: xmlArg,
   text: textArg,
   question: questionArg,
+  answered: answeredArg,
   section: sectionArg,
 };

@@ -6,9 +6,11 @@ import type { NodePayload } from './types.js';
 
 /**
  * A payload as a writer gives it (design section 10): one XML fragment, or the sugar of
- * `--text`, `--question` and `--section TITLE`.
+ * `--text`, `--question` and `--section TITLE`. A question is open unless `answered` is true
+ * (`--answered`), so replacing an answered question re-opens it only when asked to (docs/cli.md,
+ * "Payload").
  */
-export type PayloadInput = { xml: string } | { text: string } | { question: string } | { section: string };
+export type PayloadInput = { xml: string } | { text: string } | { question: string; answered?: boolean | undefined } | { section: string };
 
 const KEYS = ['xml', 'text', 'question', 'section'] as const;
 
@@ -40,9 +42,11 @@ export function checkWords(value: string, label: string, path: string): string {
 /**
  * Turn a writer's payload into a node payload (no id, no v).
  *
- * @param input - exactly one of `{xml}` (a fragment), `{text}`, `{question}`, `{section}`, a string
+ * @param input - exactly one of `{xml}` (a fragment), `{text}`, `{question}` (with `answered`,
+ *   default false: open), `{section}`, a string
  * @returns the checked payload
- * @throws CanvasError `USAGE` (not exactly one of the four, or not a string), `TOO_LARGE` (longer
+ * @throws CanvasError `USAGE` (not exactly one of the four, or not a string; an `answered` that
+ *   is not a boolean or comes with another payload), `TOO_LARGE` (longer
  *   than the input limit of docs/canonical.md "Size limits"), `XML_PARSE`, `UNSAFE_XML`,
  *   `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`, `TOO_LARGE` (a node of more than the node limit)
  */
@@ -59,21 +63,30 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
       { given },
     );
   }
+  const answered = (input as { answered?: unknown }).answered;
+  if (answered !== undefined && (given[0] !== 'question' || typeof answered !== 'boolean')) {
+    throw new CanvasError(
+      'USAGE',
+      given[0] !== 'question' ? `answered marks a question payload, not a ${given[0]} payload` : 'answered is true or false',
+      'for example --question "Who owns it?" --answered (the library: { question: "Who owns it?", answered: true })',
+      { given },
+    );
+  }
   // Refused before parsing: a payload longer than a whole canvas cannot become a node of one.
   checkInputSize(value.length, `the ${given[0]} payload`, 'characters');
-  const payload = nodeOf(given[0]!, value);
+  const payload = nodeOf(given[0]!, value, answered === true);
   checkNodeSize(payload);
   return payload;
 }
 
-function nodeOf(key: (typeof KEYS)[number], value: string): NodePayload {
+function nodeOf(key: (typeof KEYS)[number], value: string, answered: boolean): NodePayload {
   switch (key) {
     case 'xml':
       return parsePayload(value);
     case 'text':
       return { type: 'text', text: checkWords(value, 'the text payload (--text)', '/text') };
     case 'question':
-      return { type: 'question', answered: false, text: checkWords(value, 'the question payload (--question)', '/question') };
+      return { type: 'question', answered, text: checkWords(value, 'the question payload (--question)', '/question') };
     default: {
       const title = checkWords(value, 'the section title (--section)', '/section');
       if (title.includes('\n')) {

@@ -21,7 +21,7 @@ interface ListedTool {
 
 const COMMON_WRITE = ['idempotencyKey', 'ledger', 'run', 'step', 'why', 'workspace'];
 const EDIT = [...COMMON_WRITE, 'base', 'require'];
-const PAYLOAD = ['question', 'section', 'text', 'xml'];
+const PAYLOAD = ['answered', 'question', 'section', 'text', 'xml'];
 
 /** Each tool's arguments, exactly (the command line's names). */
 const ARGUMENTS: Record<string, string[]> = {
