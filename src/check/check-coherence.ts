@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { insertNode } from '../store/node-writes.js';
+import { listProposals } from '../store/proposals.js';
 import type { Conflict, Outcome, Rejected } from '../store/outcome.js';
 import { roleOnCanvas } from '../store/read-access.js';
 import { readCanvasText } from '../store/read-canvas-text.js';
@@ -36,7 +37,7 @@ export type FindingStatus = 'asked' | 'proposed' | 'already-asked' | 'would-ask'
 
 /** One contradiction the model reported, and what the checker did with it. */
 export interface CheckFinding extends Contradiction {
-  /** asked (a question was inserted), proposed (the author is a commenter), already-asked (an open question asks it, or this check already wrote it), would-ask (dry run), conflict, rejected. */
+  /** asked (a question was inserted), proposed (the author is a commenter), already-asked (an open question or an open proposal asks it, or this check already wrote it), would-ask (dry run), conflict, rejected. */
   status: FindingStatus;
   /** The question's text as written (or that would be written): the model's question and `(nodes a, b)`. */
   text: string;
@@ -46,7 +47,7 @@ export interface CheckFinding extends Contradiction {
   node?: string | undefined;
   /** The revision the insert made (asked) or found (already-asked by a replayed key). */
   revision?: string | undefined;
-  /** The proposal made (proposed). */
+  /** The proposal made (proposed), or the open proposal that already asks it (already-asked). */
   proposalId?: string | undefined;
   /** The store's outcome when it was not applied (conflict, rejected). */
   outcome?: Conflict | Rejected | undefined;
@@ -134,14 +135,17 @@ export async function checkCoherence(ws: Workspace, req: CheckRequest): Promise<
     skipped: parsed.skipped,
     head: read.revision,
   };
+  // Open proposals are pending questions too: a commenter checker run twice proposes once.
+  const proposals = parsed.contradictions.length > 0 ? await listProposals(ws, { ledger: read.ledger }) : [];
   for (const c of parsed.contradictions) {
     const after = c.nodes[c.nodes.length - 1]!;
     const finding: CheckFinding = { ...c, status: 'would-ask', text: `${c.question} (nodes ${c.nodes.join(', ')})`, after };
     report.findings.push(finding);
-    const asking = findAsking(index, c.nodes);
+    const asking = findAsking(index, proposals, c.nodes);
     if (asking) {
       finding.status = 'already-asked';
-      finding.node = asking;
+      if ('node' in asking) finding.node = asking.node;
+      else finding.proposalId = asking.proposalId;
       continue;
     }
     if (dryRun) continue;

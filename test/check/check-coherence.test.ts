@@ -368,6 +368,9 @@ describe('canvas check against a stand-in model', () => {
     script = () => planted(p);
     const proposed = await check(p, { author: 'critic | step:check' });
     expect(proposed.findings.map((f) => f.status)).toEqual(['proposed']);
+    // Run again on the new head: the open proposal already asks it.
+    const again = await check(p, { author: 'critic | step:check' });
+    expect(again.findings.map((f) => [f.status, f.proposalId])).toEqual([['already-asked', proposed.findings[0]!.proposalId]]);
     const before = standIn.requests.length;
     const state = repoState(p.ws);
     expect(await codeOf(check(p, { author: 'stranger | step:check' }))).toBe('NO_ROLE');
