@@ -16,6 +16,7 @@ import { serializeNode } from '../model/serialize-node.js';
 import { checkCanvasSize, checkNodeSize } from '../model/size-limits.js';
 import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/types.js';
 import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
+import { canvasNotFound } from './canvas-not-found.js';
 import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-facts.js';
 import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
@@ -360,7 +361,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
           });
         }
       } else if (!ctx.revision) {
-        throw notFound();
+        throw await canvasNotFound(ws, w.ledger, { name: w.spec.op, other: 'node' in w.spec ? w.spec.node : undefined }, reader);
       }
       const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
       if (ctx.revision) {

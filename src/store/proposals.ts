@@ -16,6 +16,7 @@ import {
   roleFor,
   runLocked,
 } from './apply-edit.js';
+import { canvasNotFound } from './canvas-not-found.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { RepoReader } from './repo-reader.js';
@@ -100,7 +101,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
     const reader = new RepoReader(ws);
     try {
       const revision = reader.exists() ? await reader.revision(ledger) : null;
-      if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+      if (!revision) throw await canvasNotFound(ws, ledger, { name: 'approve', other: req.proposal }, reader.exists() ? reader : null);
       p = await readProposal(reader, revision, ledger, req.proposal);
     } finally {
       reader.close();
