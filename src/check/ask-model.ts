@@ -53,7 +53,8 @@ function retryAfter(headers: Headers | undefined): number | null {
  * @param options - timeout, budget, back-off (ms)
  * @returns the reply's text, whether it was structured, the attempts and the usage
  * @throws CanvasError `CHECK_MODEL_TIMEOUT`, `CHECK_MODEL_UNREACHABLE`, `CHECK_MODEL_FAILED`,
- *   `CHECK_BAD_REPLY` (no text, or cut short) (docs/coherence.md "Failures")
+ *   `CHECK_BAD_REPLY` (a body that is not a chat completion, no text, or cut short)
+ *   (docs/coherence.md "Failures")
  */
 export async function askModel(config: ModelConfig, messages: ChatMessage[], schema: Record<string, unknown>, options: AskOptions = {}): Promise<ModelReply> {
   const timeoutMs = options.timeoutMs ?? 60_000;
@@ -94,7 +95,8 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
         },
         { timeout, maxRetries: 0 },
       );
-      const choice = res.choices?.[0];
+      // What the server sent is not trusted to be a chat completion (a proxy's page, `null`).
+      const choice = (res as Partial<typeof res> | null)?.choices?.[0];
       const content = choice?.message?.content;
       if (typeof content !== 'string' || content.trim() === '') {
         throw new CanvasError('CHECK_BAD_REPLY', `${where} answered without any text`, 'check that the model is a chat model; the canvas was not changed', { attempts });
@@ -104,10 +106,16 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
           attempts,
         });
       }
-      const usage = res.usage ? { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens } : null;
+      const usage = res?.usage ? { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens } : null;
       return { content, structured, attempts, usage };
     } catch (e) {
       if (e instanceof CanvasError) throw e;
+      if (e instanceof SyntaxError) {
+        // The SDK parses a 2xx body as JSON: one that is not JSON is a reply, not a chat completion.
+        throw new CanvasError('CHECK_BAD_REPLY', `${where} answered with a body that is not JSON`, 'check that CANVAS_MODEL_URL is the Chat Completions API itself (often ending in /v1), not a page in front of it; the canvas was not changed', {
+          attempts,
+        });
+      }
       if (e instanceof sdk.APIConnectionTimeoutError) {
         throw new CanvasError('CHECK_MODEL_TIMEOUT', `${where} did not answer within ${seconds(timeout)}`, 'run the check again, or give it more time with --timeout; the canvas was not changed', {
           attempts,

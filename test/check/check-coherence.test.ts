@@ -185,6 +185,8 @@ describe('canvas check against a stand-in model', () => {
     ['a question too long', (p: Planted) => ({ content: { contradictions: [{ nodes: [p.sync, p.queue], question: 'x'.repeat(301), evidence: '' }] } }), 'CHECK_BAD_REPLY'],
     ['a reply cut at its length limit', (p: Planted) => ({ ...planted(p), finish: 'length' }), 'CHECK_BAD_REPLY'],
     ['an empty reply', () => ({ content: null }), 'CHECK_BAD_REPLY'],
+    ['a 200 whose body is not JSON', () => ({ raw: '<html>gateway</html>' }), 'CHECK_BAD_REPLY'],
+    ['a 200 whose body is JSON null', () => ({ raw: 'null' }), 'CHECK_BAD_REPLY'],
   ])('%s: refused with its code, nothing written', async (_name, answer, code) => {
     const p = await plant();
     script = () => answer(p);
