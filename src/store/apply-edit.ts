@@ -27,6 +27,7 @@ import { checkRepoPath } from './check-repo-path.js';
 import { runGit } from './git.js';
 import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
+import { keepReflogs } from './keep-reflogs.js';
 import { editRecord } from './edit-record.js';
 import type { Applied, Conflict, DiffEntry, Outcome } from './outcome.js';
 import { idleMs } from './git-handles.js';
@@ -326,6 +327,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   if (w.spec.op === 'create') await ensureRepo(ws);
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
   return withRepoLock(join(ws.repo, '.git'), async () => {
+    // A repository made before the store kept reflogs, or a clone, starts keeping them now.
+    await keepReflogs(ws.repo);
     const reader = new RepoReader(ws);
     // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
     // "Long-lived git processes"): no idle close can come between taking it and using it.

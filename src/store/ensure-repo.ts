@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from './git.js';
+import { REFLOG_CONFIG } from './keep-reflogs.js';
 import type { Workspace } from './workspace.js';
 
 /**
  * Create the workspace's repository on first use (design section 1): `state/canvas` with branch
- * `main`, no hooks, no template. Initialised in a private directory and renamed into place, so two
+ * `main`, no hooks, no template, keeping every ref's reflog for good (docs/store.md, "Verify"). Initialised in a private directory and renamed into place, so two
  * first writers racing never see a half-made repository.
  *
  * @param ws - the workspace
@@ -24,6 +25,7 @@ export async function ensureRepo(ws: Workspace): Promise<void> {
     await set('core.quotePath', 'false');
     await set('gc.autoDetach', 'false');
     await set('commit.gpgSign', 'false');
+    for (const [k, v] of REFLOG_CONFIG) await set(k, v);
     mkdirSync(join(tmp, '.git', 'refs', 'canvas'), { recursive: true });
     try {
       renameSync(join(tmp, '.git'), gitDir);

@@ -37,7 +37,10 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
   return { ...env, ...extra };
 }
 
-/** Configuration every git call gets: hooks and signing off, no line-end conversion. */
+/**
+ * Configuration every git call gets: hooks and signing off, no line-end conversion, and every
+ * ref update logged in its reflog, `refs/canvas/*` included (docs/store.md, "Verify").
+ */
 export function gitConfigArgs(repo: string): string[] {
   return [
     '-c', 'core.hooksPath=/dev/null',
@@ -45,6 +48,7 @@ export function gitConfigArgs(repo: string): string[] {
     '-c', 'core.autocrlf=false',
     '-c', 'core.fsmonitor=false',
     '-c', 'gc.autoDetach=false',
+    '-c', 'core.logAllRefUpdates=always',
     '-c', `safe.directory=${repo}`,
   ];
 }
