@@ -14,7 +14,7 @@ import { serializeCanvas } from '../../src/model/serialize-canvas.js';
 import { serializeNode } from '../../src/model/serialize-node.js';
 import type { Canvas, NodePayload } from '../../src/model/types.js';
 import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
-import { type CanvasFacts, foldCommit } from '../../src/store/canvas-facts.js';
+import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/canvas-facts.js';
 import { ensureRepo } from '../../src/store/ensure-repo.js';
 import { gitConfigArgs, gitEnvironment, runGit } from '../../src/store/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
@@ -184,7 +184,7 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
     revision: null,
     ids: new Set(),
     section: null,
-    facts: { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 },
+    facts: emptyFacts(),
   });
   let left = spec.commits;
   if (spec.bigNodes > 0) {

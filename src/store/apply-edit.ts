@@ -17,7 +17,7 @@ import { checkCanvasSize, checkNodeSize } from '../model/size-limits.js';
 import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/types.js';
 import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
 import { canvasNotFound } from './canvas-not-found.js';
-import { type CanvasFacts, canvasFacts, foldCommit, saveFacts } from './canvas-facts.js';
+import { type CanvasFacts, canvasFacts, emptyFacts, foldCommit, saveFacts } from './canvas-facts.js';
 import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
@@ -727,7 +727,7 @@ export async function commitDocument(
   for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) writeWorkingFile(ws.repo, path, content);
   const docBlob = changes.get(`${ledger}.xml`);
   if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
-  const facts = ctx.facts ?? { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+  const facts = ctx.facts ?? emptyFacts();
   foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
   saveFacts(reader, ledger, facts);
   if (sha.startsWith('00')) {

@@ -29,6 +29,8 @@ export interface CanvasFacts {
   revision: string;
   /** The `who` of the create commit: the canvas's first owner. */
   creator: string;
+  /** The create commit's sha: what a cached `creator` is checked against before it is used. */
+  created: string;
   /** Every node id any commit of this canvas ever named (minting never reuses one). */
   ids: string[];
   /** Idempotency keys by `<who> <key>`. */
@@ -50,7 +52,10 @@ export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
   f.revision = c.sha;
   f.commits += 1;
   const t = c.trailers;
-  if (c.op === 'create') f.creator = whoOf(t['Canvas-Author']);
+  if (c.op === 'create') {
+    f.creator = whoOf(t['Canvas-Author']);
+    f.created = c.sha;
+  }
   const node = t['Canvas-Node'];
   if (node !== undefined && !f.ids.includes(node)) f.ids.push(node);
   const key = t['Canvas-Idempotency-Key'];
@@ -74,6 +79,18 @@ export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
   }
 }
 
+/** The facts of a chain with no commit yet. */
+export function emptyFacts(): CanvasFacts {
+  return { revision: '', creator: '', created: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+}
+
+/** True when the cached facts' create commit is this canvas's create, by the cached creator. */
+async function createdBy(reader: RepoReader, ledger: string, cached: CanvasFacts): Promise<boolean> {
+  if (typeof cached.created !== 'string' || !/^[0-9a-f]{40}$/.test(cached.created) || typeof cached.revision !== 'string') return false;
+  const c = await reader.commit(cached.created);
+  return c !== null && c.op === 'create' && c.ledger === ledger && c.trailers['Canvas-Previous'] === undefined && whoOf(c.trailers['Canvas-Author']) === cached.creator;
+}
+
 function cachePath(reader: RepoReader, ledger: string): string {
   return join(reader.ws.repo, '.git', 'canvas-cache', `${ledger}.json`);
 }
@@ -95,6 +112,9 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
   } catch {
     cached = null;
   }
+  // The cache is not an authority: the creator decides roles until the first grant, so a cached
+  // creator is used only when the create commit it names says so (else the chain is read again).
+  if (cached && !(await createdBy(reader, ledger, cached))) cached = null;
   if (cached && cached.revision === revision) return cached;
   const newer: CanvasCommit[] = [];
   let reached = false;
@@ -106,7 +126,7 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
     newer.push(c);
   }
   const facts: CanvasFacts =
-    reached && cached ? cached : { revision: '', creator: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+    reached && cached ? cached : emptyFacts();
   for (let i = newer.length - 1; i >= 0; i -= 1) foldCommit(facts, newer[i]!);
   if (save) saveFacts(reader, ledger, facts);
   return facts;
