@@ -38,7 +38,7 @@ export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './
 export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
 export type { Grants, Role } from './store/role.js';
-export { type VerifyReport, type Violation, verifyWorkspace } from './store/verify-workspace.js';
+export { type VerifyReport, type VerifyRule, type Violation, verifyWorkspace } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
 export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
 export type { Flattening } from './import/import-plan.js';

@@ -1,5 +1,6 @@
-import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkReason } from '../model/check-reason.js';
@@ -9,26 +10,22 @@ import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { type CanvasCommit, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
+import { type CanvasFacts, emptyFacts, foldCommit } from './canvas-facts.js';
 import { withoutCrud } from './git-ident.js';
 import { runGit } from './git.js';
 import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
+import { keepReflogs } from './keep-reflogs.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
+import { AuthorityReplay, type FileChange } from './verify-authority.js';
+import { checkContent } from './verify-content.js';
+import { checkReflogs } from './verify-reflogs.js';
+import type { VerifyRule, Violation } from './verify-rules.js';
 import { readWorkingFile, writeWorkingFile } from './working-file.js';
 import type { Workspace } from './workspace.js';
 
-/** One thing `verify` found wrong. */
-export interface Violation {
-  /** What rule was broken: `commit`, `trailers`, `files`, `chain`, `schema`, `canonical`, `guard`, `version`, `ref`, `working-tree`, `unsafe-path`. */
-  rule: string;
-  /** The error code that names it, where one applies (for example `TWO_NODES`, `SCHEMA`). */
-  code?: string;
-  commit?: string;
-  ledger?: string;
-  path?: string;
-  message: string;
-}
+export type { VerifyRule, Violation } from './verify-rules.js';
 
 /** What `verify` found. */
 export interface VerifyReport {
@@ -44,9 +41,23 @@ export interface VerifyReport {
 
 interface CanvasState {
   revision: string;
-  canvas: Canvas;
+  /** The document at the last revision whose document parsed (null when none has yet). */
+  canvas: Canvas | null;
   counts: Map<string, number>;
   xml: Buffer;
+  /** The facts folded from the chain so far, as the cache in `.git/canvas-cache/` holds them. */
+  facts: CanvasFacts;
+}
+
+/** What the replay of main carries from one commit to the next. */
+interface Replay {
+  canvases: Map<string, CanvasState>;
+  /** Every commit seen on main, with the ledger it names. */
+  history: Map<string, string | undefined>;
+  authority: AuthorityReplay;
+  /** The facts caches found, by ledger: what they hold, and whether their revision was met. */
+  caches: Map<string, { facts: Record<string, unknown>; met: boolean }>;
+  reader: RepoReader;
 }
 
 interface RawEntry {
@@ -55,17 +66,24 @@ interface RawEntry {
   status: string;
 }
 
+interface LoggedCommit {
+  commit: CanvasCommit;
+  files: RawEntry[];
+  committer: { name: string; email: string };
+  authorEmail: string;
+}
+
 const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 
 /** Parse `git log --raw -z` output into commits with their changed paths. */
-function parseLog(out: string): Array<{ commit: CanvasCommit; files: RawEntry[] }> {
-  const result: Array<{ commit: CanvasCommit; files: RawEntry[] }> = [];
+function parseLog(out: string): LoggedCommit[] {
+  const result: LoggedCommit[] = [];
   for (const record of out.split('\x1e')) {
     if (record.trim() === '') continue;
     const end = record.indexOf('\x1f');
     const head = record.slice(0, end);
     const raw = record.slice(end + 1);
-    const [sha, parents, tree, name, time, ...rest] = head.split('\x00');
+    const [sha, parents, tree, name, email, time, committerName, committerEmail, ...rest] = head.split('\x00');
     const text = `tree ${tree}\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${rest.join('\x00')}`;
     const files: RawEntry[] = [];
     const parts = raw.replace(/^[\n\x00]+/, '').split('\x00');
@@ -76,7 +94,12 @@ function parseLog(out: string): Array<{ commit: CanvasCommit; files: RawEntry[] 
       const f = meta.slice(1).split(' ');
       files.push({ path, newSha: f[3] ?? '', status: f[4] ?? '' });
     }
-    result.push({ commit: parseCommit(sha!, text), files });
+    result.push({
+      commit: parseCommit(sha!, text),
+      files,
+      committer: { name: committerName ?? '', email: committerEmail ?? '' },
+      authorEmail: email ?? '',
+    });
   }
   return result;
 }
@@ -114,20 +137,26 @@ function listWorkingFiles(dir: string, root: string, out: string[]): void {
 }
 
 /**
- * Verify the repository (design sections 3-4; the acceptance ledger's `verify` is the model):
+ * Verify the repository (docs/store.md, "Verify"; the acceptance ledger's `verify` is the model):
  * replay every commit of main against the rules, and compare the working tree with main. Each
  * commit must be a store commit (one parent, the store's subject and trailers, a valid reason
- * and author, `Canvas-Previous` naming the canvas's previous commit), touch only the files its op
- * may touch, leave a canonical, schema-valid document that passes the one-node guard against the
- * previous one, with every node's `v` equal to the number of commits naming it; each
- * `refs/canvas/<ledger>` must point at its canvas's last commit. A working file one revision
- * behind (a write cut short by a crash) is repaired, not reported; any other difference is
- * reported as made outside the tool. Runs under the repository lock.
+ * and author, the store's committer, `Canvas-Previous` naming the canvas's previous commit),
+ * touch only the files its op may touch, leave a canonical, schema-valid document that passes the
+ * one-node guard against the previous one and the write path's figure checks, with every node's
+ * `v` equal to the number of commits naming it. Authority is replayed: its author held the role
+ * its op needs at that point, from the access file's history, and every trailer agrees with the
+ * access or proposal file it describes. Each `refs/canvas/<ledger>` must point at its canvas's
+ * last commit; every value the reflogs of main and the canvas refs once held must still be in
+ * the history; a facts cache that disagrees with the history is reported and removed. A working
+ * file one revision behind (a write cut short by a crash) is repaired, not reported; any other
+ * difference is reported as made outside the tool. Runs under the repository lock; its cost is
+ * linear in the history (each commit costs the size of its document and the files it touched).
  *
  * @param ws - the workspace
  * @param options - `ledger` to report on one canvas only
  * @returns the report; `ok` is false when anything was found
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND` (an unknown ledger), `GIT_FAILED`
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND` (a ledger with no commit on main and
+ *   no ref), `GIT_FAILED`
  */
 export async function verifyWorkspace(ws: Workspace, options: { ledger?: string | undefined } = {}): Promise<VerifyReport> {
   const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
@@ -145,6 +174,32 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
   });
 }
 
+/** The facts caches in `.git/canvas-cache/` (not the tree caches), by ledger. */
+function readCaches(gitDir: string): Map<string, { facts: Record<string, unknown>; met: boolean }> {
+  const dir = join(gitDir, 'canvas-cache');
+  const out = new Map<string, { facts: Record<string, unknown>; met: boolean }>();
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.json') || name.endsWith('.tree.json')) continue;
+    let facts: unknown;
+    try {
+      facts = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+    } catch {
+      facts = null;
+    }
+    out.set(name.slice(0, -'.json'.length), { facts: facts !== null && typeof facts === 'object' ? (facts as Record<string, unknown>) : {}, met: false });
+  }
+  return out;
+}
+
+function removeCache(gitDir: string, ledger: string): void {
+  try {
+    unlinkSync(join(gitDir, 'canvas-cache', `${ledger}.json`));
+  } catch {
+    // Already gone.
+  }
+}
+
 async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | undefined): Promise<VerifyReport> {
   const violations: Violation[] = [];
   const repaired: string[] = [];
@@ -155,29 +210,44 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
       repaired.push(`removed the stale lock .git/${p}`);
     }
   }
+  for (const ref of await keepReflogs(ws.repo)) {
+    repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);
+  }
   const main = await reader.main();
-  const canvases = new Map<string, CanvasState>();
-  const seen = new Set<string>();
+  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader };
   let count = 0;
   if (main) {
     const { stdout } = await runGit(ws.repo, [
       '-c', 'core.quotePath=false',
       'log', '--reverse', '--root', '--no-renames', '--raw', '--no-abbrev', '-z',
-      '--format=%x1e%H%x00%P%x00%T%x00%an%x00%at%x00%B%x1f',
+      '--format=%x1e%H%x00%P%x00%T%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%B%x1f',
       main,
     ]);
     let previousMain: string | null = null;
-    for (const { commit: c, files } of parseLog(stdout)) {
+    for (const logged of parseLog(stdout)) {
+      const c = logged.commit;
       count += 1;
-      const report = (rule: string, message: string, extra: Partial<Violation> = {}) => {
+      const report = (rule: VerifyRule, message: string, extra: Partial<Violation> = {}) => {
         violations.push({ rule, commit: c.sha, ...(c.ledger ? { ledger: c.ledger } : {}), message, ...extra });
       };
-      await checkCommit(c, files, previousMain, canvases, seen, reader, report);
-      seen.add(c.sha);
+      await checkCommit(logged, previousMain, replay, report);
+      replay.history.set(c.sha, c.ledger);
       previousMain = c.sha;
     }
   }
+  // The facts caches against the facts folded from the history (a cache is never an authority).
+  for (const [ledger, cache] of replay.caches) {
+    if (cache.met) continue;
+    removeCache(gitDir, ledger);
+    violations.push({
+      rule: 'cache',
+      ledger,
+      path: `.git/canvas-cache/${ledger}.json`,
+      message: `the facts cache of ${ledger} is at ${String(cache.facts.revision).slice(0, 12)}, a revision canvas ${ledger} never had; it was removed (the next write rebuilds it from the history)`,
+    });
+  }
   // Refs: each canvas ref at its canvas's last commit, and no ref without a canvas.
+  const { canvases } = replay;
   const { stdout: refs } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
   const refMap = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
   for (const [ledger, state] of canvases) {
@@ -192,28 +262,45 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   for (const ledger of refMap.keys()) {
     if (!canvases.has(ledger)) violations.push({ rule: 'ref', ledger, message: `refs/canvas/${ledger} names no canvas on main` });
   }
+  // Truncation: every value the reflogs once held is still in the history.
+  const logged = new Map<string, string>([...refMap].map(([ledger, sha]) => [`refs/canvas/${ledger}`, sha]));
+  if (main) logged.set('refs/heads/main', main);
+  violations.push(...(await checkReflogs(gitDir, logged, replay.history, reader)));
   // The working tree against main.
   if (main) await checkWorkingTree(ws, reader, main, violations, repaired);
   const filtered = only
     ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.includes(only))))
     : violations;
-  if (only && !canvases.has(only)) {
+  // A canvas is known by its commits on main or by its ref, whether or not its first commit is valid.
+  if (only && !canvases.has(only) && !refMap.has(only) && ![...replay.history.values()].includes(only)) {
     throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
   }
   return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired };
 }
 
+/** The access and proposal files a commit changed, with their new bytes (null when deleted). */
+async function fileChanges(files: RawEntry[], reader: RepoReader): Promise<FileChange[]> {
+  const out: FileChange[] = [];
+  for (const f of files) {
+    if (!/^access\/[^/]+\.json$/.test(f.path) && !/^proposals\/[^/]+\/[^/]+\.json$/.test(f.path)) continue;
+    out.push({ path: f.path, content: f.status.startsWith('D') ? null : await reader.object(f.newSha) });
+  }
+  return out;
+}
+
 async function checkCommit(
-  c: CanvasCommit,
-  files: RawEntry[],
+  logged: LoggedCommit,
   previousMain: string | null,
-  canvases: Map<string, CanvasState>,
-  seen: Set<string>,
-  reader: RepoReader,
-  report: (rule: string, message: string, extra?: Partial<Violation>) => void,
+  replay: Replay,
+  report: (rule: VerifyRule, message: string, extra?: Partial<Violation>) => void,
 ): Promise<void> {
+  const { commit: c, files } = logged;
+  const { canvases, reader } = replay;
   if (c.parents.length !== (previousMain ? 1 : 0)) {
     report('commit', `a commit with ${c.parents.length} parents: main is linear, one parent per commit`);
+  }
+  if (logged.committer.name !== 'canvas' || logged.committer.email !== '') {
+    report('committer', `the committer is "${logged.committer.name} <${logged.committer.email}>", not the store's "canvas <>"`);
   }
   if (!c.op || !c.ledger) {
     report('commit', `not made by the store: no Canvas-Op/Canvas-Ledger trailers (subject "${c.subject.slice(0, 60)}")`, {
@@ -223,10 +310,11 @@ async function checkCommit(
   }
   const ledger = c.ledger;
   const t = c.trailers;
+  let who = '';
   try {
     checkLedgerId(ledger);
     checkReason(c.reason);
-    parseAuthor(t['Canvas-Author']);
+    who = parseAuthor(t['Canvas-Author']).who;
   } catch (e) {
     report('trailers', (e as Error).message, { code: (e as CanvasError).code });
   }
@@ -236,9 +324,9 @@ async function checkCommit(
     report('trailers', `the message is not the store's: subject "<op> <node>: <reason>" then only Canvas-* trailers`);
   }
   // The git author is the Canvas-Author, as git writes a name (it trims `.`, `:` and the like
-  // from both ends).
-  if (c.authorName !== withoutCrud(t['Canvas-Author'] ?? '')) {
-    report('trailers', `the git author "${c.authorName}" is not the Canvas-Author "${t['Canvas-Author'] ?? ''}"`);
+  // from both ends), with the who as email when it is an address.
+  if (c.authorName !== withoutCrud(t['Canvas-Author'] ?? '') || logged.authorEmail !== withoutCrud(who.includes('@') ? who : '')) {
+    report('trailers', `the git author "${c.authorName} <${logged.authorEmail}>" is not the Canvas-Author "${t['Canvas-Author'] ?? ''}"`);
   }
   const state = canvases.get(ledger);
   if (c.op === 'create') {
@@ -256,11 +344,12 @@ async function checkCommit(
   }
   const base = t['Canvas-Base'];
   if (DOC_OPS.has(c.op)) {
-    if (base === undefined || !seen.has(base)) report('trailers', base === undefined ? `${c.op} has no Canvas-Base trailer` : `Canvas-Base ${base.slice(0, 12)} is not an earlier commit on main`);
+    if (base === undefined || !replay.history.has(base)) report('trailers', base === undefined ? `${c.op} has no Canvas-Base trailer` : `Canvas-Base ${base.slice(0, 12)} is not an earlier commit on main`);
     if (t['Canvas-Node'] === undefined) report('trailers', `${c.op} names no Canvas-Node`);
   }
   const docFile = files.find((f) => f.path === `${ledger}.xml`);
-  let next: Canvas | null = state?.canvas ?? null;
+  const before = state?.canvas ?? null;
+  let next: Canvas | null = before;
   let xml = state?.xml ?? Buffer.alloc(0);
   if (docFile) {
     const bytes = await reader.object(docFile.newSha);
@@ -273,21 +362,34 @@ async function checkCommit(
       next = null;
     }
   }
-  if (!next) return;
+  await replay.authority.check(c, await fileChanges(files, reader), { before, after: next }, replay.history, (rule, message, extra = {}) =>
+    report(rule, message, extra),
+  );
+  const facts = state?.facts ?? emptyFacts();
+  foldCommit(facts, c);
+  checkCache(replay, ledger, facts, report);
+  const counts = new Map(state?.counts ?? []);
+  const node = t['Canvas-Node'];
+  if (node !== undefined && DOC_OPS.has(c.op)) counts.set(node, (counts.get(node) ?? 0) + 1);
+  // A document that does not parse leaves the canvas at its last one that did, so that one
+  // broken revision is reported once, not again by every commit after it.
+  const keep = (canvas: Canvas | null) => canvases.set(ledger, { revision: c.sha, canvas, counts, xml, facts });
+  if (!next) {
+    keep(before);
+    return;
+  }
+  if (docFile) await checkContent(before, next, (rule, message, extra = {}) => report(rule, message, { ...extra, path: `${ledger}.xml` }));
   const docOp = DOC_OPS.has(c.op) || c.op === 'create' ? c.op : 'freeze';
   try {
-    guardOneNode(state?.canvas ?? null, next, {
+    guardOneNode(before, next, {
       op: docOp as 'create' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze',
       node: docOp === 'create' || docOp === 'freeze' ? null : (t['Canvas-Node'] ?? null),
     });
   } catch (e) {
     report('guard', (e as Error).message, { code: (e as CanvasError).code });
   }
-  const counts = new Map(state?.counts ?? []);
-  const node = t['Canvas-Node'];
-  if (node !== undefined && DOC_OPS.has(c.op)) counts.set(node, (counts.get(node) ?? 0) + 1);
-  if (c.op === 'move' && node !== undefined && state) {
-    const from = indexNodes(state.canvas).get(node)?.parent;
+  if (c.op === 'move' && node !== undefined && before) {
+    const from = indexNodes(before).get(node)?.parent;
     const to = indexNodes(next).get(node)?.parent;
     if (t['Canvas-From'] !== from || t['Canvas-To'] !== to) {
       report('trailers', `move ${node}: Canvas-From/Canvas-To say ${t['Canvas-From']} -> ${t['Canvas-To']}, the document says ${from} -> ${to}`);
@@ -298,7 +400,23 @@ async function checkCommit(
       report('version', `node ${id} has v=${e.node.v} but ${counts.get(id) ?? 0} commit(s) name it`);
     }
   }
-  canvases.set(ledger, { revision: c.sha, canvas: next, counts, xml });
+  keep(next);
+}
+
+/** Compare a canvas's facts cache with the facts folded from the history, at the cache's revision. */
+function checkCache(replay: Replay, ledger: string, facts: CanvasFacts, report: (rule: VerifyRule, message: string, extra?: Partial<Violation>) => void): void {
+  const cache = replay.caches.get(ledger);
+  if (!cache || cache.facts.revision !== facts.revision) return;
+  cache.met = true;
+  const want: Record<string, unknown> = JSON.parse(JSON.stringify(facts)) as Record<string, unknown>;
+  // A cache written before it recorded the create commit is outdated, not wrong.
+  if (!('created' in cache.facts)) delete want.created;
+  if (isDeepStrictEqual(cache.facts, want)) return;
+  const fields = Object.keys({ ...want, ...cache.facts }).filter((k) => !isDeepStrictEqual(cache.facts[k], want[k]));
+  removeCache(join(replay.reader.ws.repo, '.git'), ledger);
+  report('cache', `the facts cache of ${ledger} disagrees with the history at this revision (${fields.join(', ')}); it was removed (the next write rebuilds it)`, {
+    path: `.git/canvas-cache/${ledger}.json`,
+  });
 }
 
 /**

@@ -38,4 +38,10 @@ describe('a role decision the committed record contradicts', () => {
     expect(o.outcome).toBe('applied');
     expect((await verifyWorkspace(ws)).violations).toEqual([]);
   });
+
+  it('is reported by verify as a cache that disagrees with the history, and the cache is removed', async () => {
+    const { ws } = await canvasWithForgedCache();
+    expect((await verifyWorkspace(ws)).violations).toEqual([expect.objectContaining({ rule: 'cache', ledger: 'c' })]);
+    expect((await verifyWorkspace(ws)).violations).toEqual([]);
+  });
 });
