@@ -10,7 +10,20 @@ export interface AskOptions {
   budgetMs?: number | undefined;
   /** The first back-off after a 429 or 5xx without `Retry-After`, in ms; doubles up to 30000 (default 1000). */
   backoffMs?: number | undefined;
+  /** The clock the budget is kept by and waits sleep on (default real time); tests pass one that does not sleep. */
+  clock?: CheckClock | undefined;
 }
+
+/** A clock: milliseconds for the budget, and a sleep. */
+export interface CheckClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const REAL_CLOCK: CheckClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
 
 /** What the model answered. */
 export interface ModelReply {
@@ -60,6 +73,7 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
   const timeoutMs = options.timeoutMs ?? 60_000;
   const budgetMs = options.budgetMs ?? 180_000;
   let backoff = options.backoffMs ?? 1_000;
+  const clock = options.clock ?? REAL_CLOCK;
   const sdk = await import('openai');
   const OpenAI = sdk.default;
   const client = new OpenAI({
@@ -75,14 +89,14 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
   });
   const redact = (text: string): string => (config.apiKey ? text.split(config.apiKey).join('[key]') : text);
   const where = `${config.model} at ${config.url}`;
-  const started = performance.now();
+  const started = clock.now();
   let attempts = 0;
   let structured = true;
   const failed = (message: string, data: Record<string, unknown>, hint = 'run the check again later; the canvas was not changed') =>
     new CanvasError('CHECK_MODEL_FAILED', redact(message), hint, { attempts, ...data });
   for (;;) {
     attempts += 1;
-    const spent = performance.now() - started;
+    const spent = clock.now() - started;
     const timeout = Math.max(1, Math.floor(Math.min(timeoutMs, budgetMs - spent)));
     try {
       const res = await client.chat.completions.create(
@@ -141,13 +155,13 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
         if (status === 408 || status === 409 || status === 429 || status >= 500) {
           const after = status === 429 ? retryAfter(e.headers) : null;
           const wait = after ?? backoff;
-          const now = performance.now() - started;
+          const now = clock.now() - started;
           if (now + wait >= budgetMs) {
             throw failed(`${where} kept failing (${status}: ${said}); gave up after ${attempts} attempts in ${seconds(now)} (the budget is ${seconds(budgetMs)})`, {
               status,
             });
           }
-          await new Promise((resolve) => setTimeout(resolve, wait));
+          await clock.sleep(wait);
           if (after === null) backoff = Math.min(backoff * 2, 30_000);
           continue;
         }

@@ -236,17 +236,19 @@ describe('canvas check against a stand-in model', () => {
     const state = repoState(p.ws);
     let error: CanvasError | undefined;
     try {
-      await check(p, { budgetMs: 1500, backoffMs: 40 });
+      // A clock that counts only the waits, so the number of tries does not depend on the machine.
+      let now = 0;
+      const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+      await check(p, { budgetMs: 2500, backoffMs: 40, clock });
     } catch (e) {
       error = e as CanvasError;
     }
     expect(error?.code).toBe('CHECK_MODEL_FAILED');
     expect(error?.data.status).toBe(500);
-    // Back-off doubles from 40 ms (40, 80, ... 640 sums to 1240 ms): at least a retry, at most six
-    // tries in 1.5 s however fast the stand-in answers (hundreds without back-off).
+    // Back-off doubles from 40 ms: waits of 40, 80, 160, 320 and 640 ms fit in 2.5 s (1240 ms), the
+    // next (1280 ms, ending at 2520) would not, so six tries. The last try still has 1.26 s to answer.
     const tries = standIn.requests.length - before;
-    expect(tries).toBeGreaterThanOrEqual(2);
-    expect(tries).toBeLessThanOrEqual(6);
+    expect(tries).toBe(6);
     expect(error?.data.attempts).toBe(tries);
     expect(repoState(p.ws)).toEqual(state);
   });
