@@ -238,7 +238,12 @@ describe('canvas check against a stand-in model', () => {
     try {
       // A clock that counts only the waits, so the number of tries does not depend on the machine.
       let now = 0;
-      const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+      const clock = {
+        now: () => now,
+        sleep: async (ms: number) => {
+          now += ms;
+        },
+      };
       await check(p, { budgetMs: 2500, backoffMs: 40, clock });
     } catch (e) {
       error = e as CanvasError;
