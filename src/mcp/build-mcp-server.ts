@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
 import { resolveWorkspace } from '../store/workspace.js';
+import { guardMessages } from './guard-messages.js';
 import type { ServerContext } from './server-context.js';
 
 /** The server's version, reported in the MCP handshake (the package's version). */
@@ -68,6 +69,18 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerReadTools(server, ctx);
   registerWriteTools(server, ctx);
   registerCheckTools(server, ctx);
+  // Every transport the server is connected to refuses hostile requests before the SDK parses
+  // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
+  // handler by then, and nothing has been read yet.
+  const connect = server.connect.bind(server);
+  server.connect = async (transport) => {
+    const start = transport.start.bind(transport);
+    transport.start = async () => {
+      guardMessages(transport);
+      await start();
+    };
+    await connect(transport);
+  };
   const idle = async () => {
     for (;;) {
       // First let the SDK start every call already read and write every answer already made.
