@@ -59,11 +59,20 @@ function questionIndex(snapshot: Snapshot): RootContent[] {
 const textHandler: Handle = (node: Text, _parent, state: State, info) => state.safe(node.value, { ...info, encode: ['<'] });
 
 /**
+ * A word-initial `@` (at the start of the text or after anything but a letter, digit, mark or a
+ * character of an e-mail address's local part) is written `\@`: the Basecamp CLI reads `@name`
+ * in the comment's Markdown as a mention and notifies that person, and CommonMark reads `\@` as a
+ * plain `@`. An e-mail address (`leo@example.com`) stays as it is (docs/projections.md, "Comment").
+ */
+const WORD_INITIAL_AT = { character: '@', before: '^|[^\\p{L}\\p{N}\\p{M}._%+\\-]', unicode: true };
+
+/**
  * Render a snapshot as the ledger row's Basecamp comment (design section 7): an mdast tree
  * serialized by mdast-util-to-markdown. Block-level Markdown only: paragraphs, bullet lists
  * (numbered for an ordered list), and fenced code for a figure's source. Section titles are bold
  * lines; a table is unfolded into its header line and one bullet per row; no raw HTML anywhere
- * (text that looks like HTML comes out escaped). It carries the revision exactly as the page
+ * (text that looks like HTML comes out escaped), and no word-initial `@` that could mention
+ * someone (written `\@`). It carries the revision exactly as the page
  * shows it, the frozen marker, the last edit, the question index, each question's marker, and
  * each crossing's reason and short sha.
  *
@@ -92,5 +101,6 @@ export function renderComment(snapshot: Snapshot): string {
     resourceLink: true,
     rule: '-',
     handlers: { text: textHandler },
+    unsafe: [WORD_INITIAL_AT],
   });
 }
