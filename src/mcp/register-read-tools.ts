@@ -63,8 +63,8 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     {
       title: "A node's history",
       description: [
-        'The commits that named one node, oldest first, across moves: JSON {"ledger","node","commits":[{"commit","op","node","author","reason","date","proposedBy"?}]}.',
-        'For an approved proposal `author` is who approved it and `proposedBy` who proposed it: two identities.',
+        'The commits that named one node, oldest first, across moves: JSON {"ledger","node","commits":[{"commit","op","node","author","reason","date","proposedBy"?,"proposedWhy"?}]}.',
+        'For an approved proposal `author` and `reason` are who approved it and why, `proposedBy` and `proposedWhy` who proposed it and why: two identities, two reasons.',
         REFUSED,
         'NODE_NOT_FOUND when no commit names the node.',
       ].join(' '),

@@ -83,7 +83,7 @@ export interface ApprovalHook {
    * Called under the lock with the current revision: checks the proposal is still open and
    * returns the proposal file's new content (decided) and the proposer.
    */
-  decide: (ctx: EditContext) => Promise<{ file: string; content: string; proposedBy: string }>;
+  decide: (ctx: EditContext) => Promise<{ file: string; content: string; proposedBy: string; proposedWhy: string }>;
 }
 
 /** Extensions of the write path. */
@@ -541,6 +541,7 @@ async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHo
     extraFiles[approval.file] = approval.content;
     trailers['Canvas-Proposal'] = hooks.approval.proposal;
     trailers['Canvas-Proposed-By'] = approval.proposedBy;
+    trailers['Canvas-Proposed-Why'] = approval.proposedWhy;
   }
   const diff = baseSha ? await diffEntries(ctx, baseSha, since, (n) => n !== named) : [];
   const revision = await commitDocument(ctx, next, spec.op, named, trailers, extraFiles);
@@ -564,8 +565,11 @@ export interface ProposalFile {
   require: string | null;
   why: string;
   proposedBy: string;
-  /** The canvas revision when it was proposed. */
-  proposedAt: string;
+  /**
+   * The canvas's revision when it was proposed (a sha; the propose commit's date is the time).
+   * Files written before the field had this name call it `proposedAt` (docs/roles.md).
+   */
+  proposedRevision: string;
   status: 'open' | 'approved' | 'rejected';
   decidedBy?: string;
   decision?: string;
@@ -598,7 +602,7 @@ async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec, named
     require: ctx.common.require ?? null,
     why: ctx.why,
     proposedBy: ctx.author.text,
-    proposedAt: ctx.revision!,
+    proposedRevision: ctx.revision!,
     status: 'open',
   };
   const trailers: Partial<Record<TrailerKey, string>> = { 'Canvas-Proposal': id };

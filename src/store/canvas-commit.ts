@@ -5,7 +5,8 @@
 
 /**
  * The operations recorded in `Canvas-Op`. An approved proposal is recorded as the edit it
- * replays (insert, replace, remove, move) with `Canvas-Proposal` and `Canvas-Proposed-By`, so a
+ * replays (insert, replace, remove, move) with `Canvas-Proposal`, `Canvas-Proposed-By` and
+ * `Canvas-Proposed-Why` (the proposer's reason; the subject carries the approver's), so a
  * node's history reads the same whoever applied it (docs/proposals.md).
  */
 export type CanvasOp =
@@ -34,6 +35,7 @@ export const TRAILER_ORDER = [
   'Canvas-Proposal',
   'Canvas-Proposal-Node',
   'Canvas-Proposed-By',
+  'Canvas-Proposed-Why',
   'Canvas-Idempotency-Key',
   'Canvas-Request',
 ] as const;

@@ -10,6 +10,8 @@ import type { Workspace } from './workspace.js';
 export interface HistoryEntry extends EditRecord {
   /** For an approved proposal: who proposed it (the author approved it). */
   proposedBy?: string;
+  /** For an approved proposal: the proposer's reason (`reason` is the approver's). */
+  proposedWhy?: string;
 }
 
 /**
@@ -39,6 +41,8 @@ export async function nodeHistory(ws: Workspace, options: { ledger: string; node
       const entry: HistoryEntry = editRecord(c);
       const by = c.trailers['Canvas-Proposed-By'];
       if (by !== undefined) entry.proposedBy = by;
+      const why = c.trailers['Canvas-Proposed-Why'];
+      if (why !== undefined) entry.proposedWhy = why;
       out.push(entry);
     }
     if (out.length === 0) {

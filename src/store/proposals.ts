@@ -32,7 +32,10 @@ export interface DecideRequest extends WriteRequest {
 async function readProposal(reader: RepoReader, revision: string, ledger: string, id: string): Promise<ProposalFile | null> {
   if (!/^[0-9a-f]{10}$/.test(id)) return null;
   const bytes = await reader.file(revision, `proposals/${ledger}/${id}.json`);
-  return bytes ? (JSON.parse(bytes.toString('utf8')) as ProposalFile) : null;
+  if (!bytes) return null;
+  // A file written before the field was named for what it holds says `proposedAt` (a sha).
+  const { proposedAt, ...file } = JSON.parse(bytes.toString('utf8')) as ProposalFile & { proposedAt?: string };
+  return proposedAt !== undefined && file.proposedRevision === undefined ? { ...file, proposedRevision: proposedAt } : (file as ProposalFile);
 }
 
 function notFound(ledger: string, id: string): CanvasError {
@@ -87,8 +90,9 @@ function editOf(p: ProposalFile): EditInput {
 /**
  * Approve a proposal (design section 6): an editor or owner replays it through the same write
  * path against the proposal's own base, so a node that moved since is a conflict. The applied
- * commit is the edit's, authored by the approver, with `Canvas-Proposal` and
- * `Canvas-Proposed-By`; the proposal file is marked approved in the same commit.
+ * commit is the edit's, authored by the approver with the approver's reason as its subject, with
+ * `Canvas-Proposal`, `Canvas-Proposed-By` and `Canvas-Proposed-Why` (the proposer's reason); the
+ * proposal file is marked approved in the same commit (docs/roles.md).
  *
  * @returns applied, conflict (the proposal stays open), or rejected (`PROPOSAL_NOT_FOUND`,
  *   `PROPOSAL_DECIDED`, `ROLE_TOO_LOW`, ...)
@@ -123,7 +127,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
           if (!now) throw notFound(ctx.ledger, proposal.id);
           if (now.status !== 'open') throw decided(now);
           const content = proposalJson({ ...now, status: 'approved', decidedBy: ctx.author.text, decision: ctx.why });
-          return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy };
+          return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy, proposedWhy: now.why };
         },
       },
     },

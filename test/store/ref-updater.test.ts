@@ -82,7 +82,7 @@ describe('RefUpdater: the idle close never meets a transaction', () => {
           proposal: 'p1',
           decide: async () => {
             vi.advanceTimersByTime(IDLE_MS * 3);
-            return { file: 'proposals/k/p1.json', content: '{}\n', proposedBy: 'ann | by-hand' };
+            return { file: 'proposals/k/p1.json', content: '{}\n', proposedBy: 'ann | by-hand', proposedWhy: 'ann asked for it' };
           },
         },
       },

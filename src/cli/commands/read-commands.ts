@@ -80,6 +80,7 @@ export function registerReadCommands(program: Command): void {
       for (const e of entries) {
         out += `\nCanvas-Commit: ${e.commit}\nCanvas-Author: ${e.author}\n`;
         if (e.proposedBy) out += `Canvas-Proposed-By: ${e.proposedBy}\n`;
+        if (e.proposedWhy) out += `Canvas-Proposed-Why: ${e.proposedWhy}\n`;
         out += `${e.op}: ${e.reason}\n`;
       }
       process.stdout.write(out);
