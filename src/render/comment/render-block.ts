@@ -1,44 +1,18 @@
 import type { RootContent } from 'mdast';
-import { CanvasError } from '../../model/canvas-error.js';
-import type { CanvasNode, NodeType } from '../../model/types.js';
+import { createRender } from '../create-render.js';
 import type { CommentContext } from './comment-context.js';
-import { commentFigure } from './handlers/figure.js';
-import { commentLink } from './handlers/link.js';
-import { commentList } from './handlers/list.js';
-import { commentQuestion } from './handlers/question.js';
-import { commentSection } from './handlers/section.js';
-import { commentTable } from './handlers/table.js';
-import { commentText } from './handlers/text.js';
-
-type Handler<T extends NodeType> = (node: Extract<CanvasNode, { type: T }>, ctx: CommentContext) => RootContent[];
-
-/** One handler per node type (STYLE habit 1). */
-const HANDLERS: { readonly [T in NodeType]: Handler<T> } = {
-  section: commentSection,
-  text: commentText,
-  list: commentList,
-  table: commentTable,
-  figure: commentFigure,
-  link: commentLink,
-  question: commentQuestion,
-};
+import { figure } from './handlers/figure.js';
+import { link } from './handlers/link.js';
+import { list } from './handlers/list.js';
+import { question } from './handlers/question.js';
+import { section } from './handlers/section.js';
+import { table } from './handlers/table.js';
+import { text } from './handlers/text.js';
 
 /**
- * Render one node to mdast blocks by dispatching on its type.
+ * Render one node to mdast blocks (paragraphs, lists, fenced code) by the handler of its type
+ * (`docs/projections.md`, "How the renderers are built").
  *
- * @param node - any node of the tree
- * @param ctx - the comment context
- * @returns the node's blocks (paragraphs, lists, fenced code)
  * @throws CanvasError `SCHEMA` for a type schema 2 does not have
  */
-export function renderBlock(node: CanvasNode, ctx: CommentContext): RootContent[] {
-  const handler = Object.hasOwn(HANDLERS, node.type) ? (HANDLERS[node.type] as Handler<NodeType>) : undefined;
-  if (!handler) {
-    const type = String((node as { type: unknown }).type);
-    throw new CanvasError('SCHEMA', `node ${String(node.id)} has the type "${type}", which schema 2 does not have`, 'render a canvas read by the store', {
-      node: node.id,
-      type,
-    });
-  }
-  return handler(node as never, ctx);
-}
+export const renderBlock = createRender<CommentContext, RootContent[]>({ section, text, list, table, figure, link, question });

@@ -17,7 +17,7 @@ const LANG = { diagram: 'text', mermaid: 'mermaid', svg: 'xml' } as const;
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentFigure(node: FigureNode, ctx: CommentContext): RootContent[] {
+export function figure(node: FigureNode, ctx: CommentContext): RootContent[] {
   const label: PhrasingContent[] = [{ type: 'strong', children: [{ type: 'text', value: `${figureLabel(node.kind)}${node.caption ? ':' : ''}` }] }];
   if (node.caption) label.push({ type: 'text', value: ` ${node.caption}` });
   return [

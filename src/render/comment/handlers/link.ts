@@ -17,7 +17,7 @@ function plainDestination(href: string): string {
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentLink(node: LinkNode, ctx: CommentContext): RootContent[] {
+export function link(node: LinkNode, ctx: CommentContext): RootContent[] {
   const href = safeHref(node.href);
   const label = node.label.trim() === '' ? node.href : node.label;
   const children: PhrasingContent[] = href

@@ -10,7 +10,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentList(node: ListNode, ctx: CommentContext): RootContent[] {
+export function list(node: ListNode, ctx: CommentContext): RootContent[] {
   return [
     {
       type: 'list',

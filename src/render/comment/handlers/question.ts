@@ -11,7 +11,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentQuestion(node: QuestionNode, ctx: CommentContext): RootContent[] {
+export function question(node: QuestionNode, ctx: CommentContext): RootContent[] {
   return [
     {
       type: 'paragraph',

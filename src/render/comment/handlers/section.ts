@@ -12,7 +12,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentSection(node: SectionNode, ctx: CommentContext): RootContent[] {
+export function section(node: SectionNode, ctx: CommentContext): RootContent[] {
   const titles = [...ctx.titles, node.title];
   return [
     { type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: titles.join(' › ') }] }] },

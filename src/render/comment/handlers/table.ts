@@ -11,7 +11,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentTable(node: TableNode, ctx: CommentContext): RootContent[] {
+export function table(node: TableNode, ctx: CommentContext): RootContent[] {
   const [header = [], ...body] = node.rows;
   const blocks: RootContent[] = [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: header.join(' | ') }] }] }];
   if (body.length > 0) {

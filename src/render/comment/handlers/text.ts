@@ -10,6 +10,6 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * @param ctx - the comment context
  * @returns the blocks
  */
-export function commentText(node: TextNode, ctx: CommentContext): RootContent[] {
+export function text(node: TextNode, ctx: CommentContext): RootContent[] {
   return [{ type: 'paragraph', children: [{ type: 'text', value: node.text }] }, ...crossingParagraph(node.id, ctx)];
 }

@@ -39,7 +39,7 @@ async function drawing(node: FigureNode): Promise<ElementContent> {
  * @param ctx - the page context
  * @returns `<figure class="node figure" id>` with a caption naming the kind
  */
-export async function renderFigure(node: FigureNode, ctx: PageContext): Promise<Element> {
+export async function figure(node: FigureNode, ctx: PageContext): Promise<Element> {
   let picture: ElementContent[];
   try {
     picture = [await drawing(node)];

@@ -15,7 +15,7 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node link" id>` holding one paragraph
  */
-export function renderLink(node: LinkNode, ctx: PageContext): Promise<Element> {
+export function link(node: LinkNode, ctx: PageContext): Promise<Element> {
   const href = safeHref(node.href);
   const label = node.label.trim() === '' ? node.href : node.label;
   const content = href

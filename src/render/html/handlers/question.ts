@@ -14,7 +14,7 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node question open|answered" id>`
  */
-export function renderQuestion(node: QuestionNode, ctx: PageContext): Promise<Element> {
+export function question(node: QuestionNode, ctx: PageContext): Promise<Element> {
   const state = node.answered ? 'answered' : 'open';
   return Promise.resolve(
     h('div', { id: node.id, className: ['node', 'question', state] }, [

@@ -13,7 +13,7 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns the `section` element
  */
-export async function renderSection(node: SectionNode, ctx: PageContext): Promise<Element> {
+export async function section(node: SectionNode, ctx: PageContext): Promise<Element> {
   const heading = ctx.depth === 0 ? 'h2' : 'h3';
   const children = await ctx.renderChildren(node.children, ctx.depth + 1);
   return h('section', { id: node.id, className: ['node', 'section'] }, [

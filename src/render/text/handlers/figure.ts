@@ -10,7 +10,7 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textFigure(node: FigureNode, ctx: TextContext): string[] {
+export function figure(node: FigureNode, ctx: TextContext): string[] {
   const pad = '  '.repeat(ctx.depth);
   return [
     `${pad}[${node.id}] figure (${node.kind})${node.caption ? `, caption “${node.caption}”` : ''}:`,

@@ -10,6 +10,6 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textLink(node: LinkNode, ctx: TextContext): string[] {
+export function link(node: LinkNode, ctx: TextContext): string[] {
   return [...indentLines(ctx.depth, `[${node.id}] link: `, `${node.label} <${node.href}>`), ...crossingLine(node.id, ctx)];
 }

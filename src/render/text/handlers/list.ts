@@ -10,7 +10,7 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textList(node: ListNode, ctx: TextContext): string[] {
+export function list(node: ListNode, ctx: TextContext): string[] {
   const pad = '  '.repeat(ctx.depth);
   return [
     `${pad}[${node.id}] ${node.ordered ? 'ordered list' : 'list'}:`,

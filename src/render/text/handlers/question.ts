@@ -11,6 +11,6 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textQuestion(node: QuestionNode, ctx: TextContext): string[] {
+export function question(node: QuestionNode, ctx: TextContext): string[] {
   return [...indentLines(ctx.depth, `[${node.id}] ${node.answered ? 'answered question' : 'OPEN QUESTION'}: `, node.text), ...crossingLine(node.id, ctx)];
 }

@@ -9,7 +9,7 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textSection(node: SectionNode, ctx: TextContext): string[] {
+export function section(node: SectionNode, ctx: TextContext): string[] {
   const children = ctx.renderChildren(node.children, ctx.depth + 1);
   return [
     `${'  '.repeat(ctx.depth)}[${node.id}] section “${node.title}”${children.length === 0 ? ' (empty)' : ''}`,

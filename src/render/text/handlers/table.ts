@@ -11,7 +11,7 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textTable(node: TableNode, ctx: TextContext): string[] {
+export function table(node: TableNode, ctx: TextContext): string[] {
   return [
     `${'  '.repeat(ctx.depth)}[${node.id}] table (first row is the header):`,
     ...crossingLine(node.id, ctx),

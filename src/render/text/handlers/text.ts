@@ -10,6 +10,6 @@ import type { TextContext } from '../text-context.js';
  * @param ctx - the prompt context
  * @returns the lines
  */
-export function textText(node: TextNode, ctx: TextContext): string[] {
+export function text(node: TextNode, ctx: TextContext): string[] {
   return [...indentLines(ctx.depth, `[${node.id}] text: `, node.text), ...crossingLine(node.id, ctx)];
 }
