@@ -50,6 +50,8 @@ export type { CanvasServerOptions } from './mcp/build-mcp-server.js';
 export { createMcpServer } from './mcp/create-mcp-server.js';
 export { startMcpServer } from './mcp/start-mcp-server.js';
 export { type PageOptions, renderPage } from './render/html/render-page.js';
+export { type PageAssets, preparePage } from './render/html/prepare-page.js';
+export { drawFigures, type FigureDrawings } from './render/figures/draw-figures.js';
 export { renderComment } from './render/comment/render-comment.js';
 export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
 export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';

@@ -3,6 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { renderComment } from '../../src/render/comment/render-comment.js';
+import { preparePage } from '../../src/render/html/prepare-page.js';
 import { renderPage } from '../../src/render/html/render-page.js';
 import { readSnapshot } from '../../src/store/read-snapshot.js';
 import { type BenchContext, type BenchResult, cliCommand, cliEnv } from '../lib/context.js';
@@ -21,7 +22,10 @@ function sizes(ctx: BenchContext) {
   return family.points;
 }
 
-/** The library's `renderPage`, in process, against `pandoc -s` of the same content. */
+/**
+ * The library's page (`preparePage`, which draws the figures, then `renderPage`), in process,
+ * against `pandoc -s` of the same content.
+ */
 export async function pageRender(ctx: BenchContext): Promise<BenchResult[]> {
   const pandoc = ensurePandoc(ctx.log);
   const out: BenchResult[] = [];
@@ -35,16 +39,17 @@ export async function pageRender(ctx: BenchContext): Promise<BenchResult[]> {
     const snapshot = await readSnapshot(gen.ws, { ledger: point.ledger });
     const md = join(ctx.scratch, `page-${point.value}.md`);
     writeFileSync(md, renderComment(snapshot));
-    const html = await renderPage(snapshot);
+    const page = async () => renderPage(snapshot, await preparePage(snapshot));
+    const html = await page();
     const cmp = await interleave(
       ctx.quick ? 6 : 20,
       ctx.quick ? 2 : 5,
-      () => timeCall(() => renderPage(snapshot)),
+      () => timeCall(page),
       () => timeProcess('pandoc', pandocArgs(md, point.ledger)).ms,
     );
     out.push({
       name,
-      measured: `renderPage of a ${point.value}-node canvas (${Math.round(html.length / 1024)} KB of HTML), in process`,
+      measured: `preparePage and renderPage of a ${point.value}-node canvas (${Math.round(html.length / 1024)} KB of HTML), in process`,
       baseline: 'pandoc -s of its Markdown, whole process',
       target: 'ratio <= 0.5',
       ...cmp,

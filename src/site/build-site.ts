@@ -23,10 +23,11 @@ export interface SiteManifest {
 
 /** The renderers the site uses (injected, so `src/site` never touches git itself for them). */
 export interface SiteRenderers {
+  /** The page with its figures drawn (the one asynchronous renderer: drawing is). */
   renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
   renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
   renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
-  renderIndex: (entries: readonly SiteEntry[]) => Promise<string> | string;
+  renderIndex: (entries: readonly SiteEntry[]) => string;
   /** A string that changes whenever any renderer or template changes. */
   version: string;
 }
@@ -168,7 +169,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
     reader.close();
   }
   const entries = all.map((c) => manifest.entries[c.ledger]).filter((e): e is SiteManifest['entries'][string] => e !== undefined);
-  site.write('index.html', await renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
+  site.write('index.html', renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
   const sorted: SiteManifest = { renderer: manifest.renderer, entries: Object.fromEntries(Object.keys(manifest.entries).sort().map((k) => [k, manifest.entries[k]!])) };
   site.write('.canvas-build.json', `${JSON.stringify(sorted, null, 2)}\n`);
   return report;

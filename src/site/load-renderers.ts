@@ -31,17 +31,26 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string, root: string
  * every page.
  */
 export async function loadRenderers(): Promise<SiteRenderers> {
-  const [{ renderPage }, { renderComment }, { renderPrompt }, { renderIndex }] = await Promise.all([
+  const [{ renderPage }, { preparePage }, { renderComment }, { renderPrompt }, { renderIndex }, { readTemplate }] = await Promise.all([
     import('../render/html/render-page.js'),
+    import('../render/html/prepare-page.js'),
     import('../render/comment/render-comment.js'),
     import('../render/text/render-prompt.js'),
     import('../render/html/render-index.js'),
+    import('../render/html/read-template.js'),
   ]);
+  const indexCss = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
   const root = packageRoot();
   const here = fileURLToPath(import.meta.url);
   const hash = createHash('sha256');
   hashTree(hash, join(root, 'templates'), root);
   if (here.includes(`${join('dist', 'cli')}`)) hashTree(hash, dirname(here), root);
   else hashTree(hash, join(root, 'src', 'render'), root);
-  return { renderPage, renderComment, renderPrompt, renderIndex, version: hash.digest('hex').slice(0, 16) };
+  return {
+    renderPage: async (snapshot) => renderPage(snapshot, await preparePage(snapshot)),
+    renderComment,
+    renderPrompt,
+    renderIndex: (entries) => renderIndex(entries, indexCss),
+    version: hash.digest('hex').slice(0, 16),
+  };
 }

@@ -10,7 +10,7 @@ import { indexNodes } from '../../src/model/index-nodes.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
 import type { QuestionNode } from '../../src/model/types.js';
 import { renderComment } from '../../src/render/comment/render-comment.js';
-import { renderPage } from '../../src/render/html/render-page.js';
+import { pageOf } from './page-of.js';
 import { renderPrompt } from '../../src/render/text/render-prompt.js';
 import { buildCase, caseNames } from './golden-cases.js';
 import { byId, classes, elements, parsePage, textOf } from './page-claims.js';
@@ -43,7 +43,7 @@ describe.each(cases)('the four claims on %s', (name) => {
   describe('page', () => {
     it('indexes every question and only questions, open ones first, each linking to its node', async () => {
       const s = await buildCase(name);
-      const tree = parsePage(await renderPage(s));
+      const tree = parsePage(await pageOf(s));
       const index = byId(tree, 'questions');
       expect(index).toBeDefined();
       const hrefs = elements(index!)
@@ -60,7 +60,7 @@ describe.each(cases)('the four claims on %s', (name) => {
 
     it('gives every node an element with its id, and every question the class and a marker', async () => {
       const s = await buildCase(name);
-      const tree = parsePage(await renderPage(s));
+      const tree = parsePage(await pageOf(s));
       for (const { node } of indexNodes(s.canvas).values()) {
         const el = byId(tree, node.id);
         expect(el, `element for ${node.id}`).toBeDefined();
@@ -75,7 +75,7 @@ describe.each(cases)('the four claims on %s', (name) => {
 
     it('shows one crossing note per node that crossed, with the reason and the short sha, and none elsewhere', async () => {
       const s = await buildCase(name);
-      const tree = parsePage(await renderPage(s));
+      const tree = parsePage(await pageOf(s));
       const notes = elements(tree).filter((e) => classes(e.el).includes('crossing'));
       const owners = notes.map((n) => {
         const owner = [...n.ancestors].reverse().find((a) => typeof a.properties.id === 'string' && a.properties.id !== 'questions');
@@ -137,7 +137,7 @@ describe.each(cases)('the four claims on %s', (name) => {
 
     it('shows the revision exactly as the page does', async () => {
       const { s, tree } = await comment();
-      const page = parsePage(await renderPage(s));
+      const page = parsePage(await pageOf(s));
       const shown = elements(page).find((e) => classes(e.el).includes('revision'));
       expect(shown && textOf(shown.el)).toBe(s.revision);
       const line = tree.children.find((c) => c.type === 'paragraph' && mdText(c).startsWith('Revision: '));
@@ -147,7 +147,7 @@ describe.each(cases)('the four claims on %s', (name) => {
 
   it('renders the same bytes twice', async () => {
     const s = await buildCase(name);
-    expect(await renderPage(s)).toBe(await renderPage(s));
+    expect(await pageOf(s)).toBe(await pageOf(s));
     expect(renderComment(s)).toBe(renderComment(s));
     expect(renderPrompt(s)).toBe(renderPrompt(s));
   });

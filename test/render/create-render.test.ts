@@ -8,6 +8,8 @@ import { renderBlock } from '../../src/render/comment/render-block.js';
 import { renderLines } from '../../src/render/text/render-lines.js';
 import { renderComment } from '../../src/render/comment/render-comment.js';
 import { renderPrompt } from '../../src/render/text/render-prompt.js';
+import { renderNode } from '../../src/render/html/render-node.js';
+import { renderPage } from '../../src/render/html/render-page.js';
 import { snapshotOf } from './snapshot-of.js';
 
 const names: Handlers<null, string> = {
@@ -58,6 +60,8 @@ describe('createRender', () => {
     const expected = { code: 'SCHEMA', data: { node: 'r1', type: 'risk' } };
     expect(codeOf(() => renderBlock(node, { snapshot: s, crossings: new Map(), titles: [], renderChildren: () => [] }))).toEqual(expected);
     expect(codeOf(() => renderLines(node, { crossings: new Map(), depth: 0, renderChildren: () => [] }))).toEqual(expected);
+    expect(codeOf(() => renderNode(node, { snapshot: s, crossings: new Map(), figures: new Map(), depth: 0, renderChildren: () => [] }))).toEqual(expected);
+    expect(codeOf(() => renderPage(s, { css: '' }))).toEqual(expected);
     expect(codeOf(() => renderComment(s))).toEqual(expected);
     expect(codeOf(() => renderPrompt(s))).toEqual(expected);
   });

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/render/comment/render-comment.js';
-import { renderPage } from '../../src/render/html/render-page.js';
+import { pageOf } from './page-of.js';
 import { renderPrompt } from '../../src/render/text/render-prompt.js';
 import { buildCase, caseNames, SNAPSHOTS } from './golden-cases.js';
 
@@ -30,7 +30,7 @@ describe('goldens', () => {
   for (const name of caseNames()) {
     it(`${name}: page, comment and prompt match their goldens`, async () => {
       const snapshot = await buildCase(name);
-      compare(name, 'page.html', await renderPage(snapshot));
+      compare(name, 'page.html', await pageOf(snapshot));
       compare(name, 'comment.md', renderComment(snapshot));
       compare(name, 'prompt.txt', renderPrompt(snapshot));
     });

@@ -3,14 +3,14 @@
 import { join } from 'node:path';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
-import { renderPage } from '../../src/render/html/render-page.js';
+import { pageOf } from './page-of.js';
 import { buildCase, caseNames, SNAPSHOTS } from './golden-cases.js';
 
 const validator = new HtmlValidate(new FileSystemConfigLoader());
 
 describe.each(caseNames())('html-validate on %s', (name) => {
   it('finds no error in the rendered page', async () => {
-    const html = await renderPage(await buildCase(name));
+    const html = await pageOf(await buildCase(name));
     const report = await validator.validateString(html, join(SNAPSHOTS, name, 'page.html'));
     const problems = report.results.flatMap((r) => r.messages.map((m) => `${m.line}:${m.column} ${m.ruleId} ${m.message}`));
     expect(problems).toEqual([]);

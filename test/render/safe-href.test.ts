@@ -4,7 +4,7 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/render/comment/render-comment.js';
-import { renderPage } from '../../src/render/html/render-page.js';
+import { pageOf } from './page-of.js';
 import { safeHref } from '../../src/render/safe-href.js';
 import { byId, elements, parsePage, textOf } from './page-claims.js';
 import { snapshotOf } from './snapshot-of.js';
@@ -62,7 +62,7 @@ describe('links in the page and the comment', () => {
   const xml = hrefs.map((h, i) => `<link id="l${i}" v="1" href="${escapeXml(h)}">label ${i}</link>`).join('');
 
   it('never makes an anchor of an unsafe href; shows it as code', async () => {
-    const tree = parsePage(await renderPage(snapshotOf(xml)));
+    const tree = parsePage(await pageOf(snapshotOf(xml)));
     hrefs.forEach((href, i) => {
       const node = byId(tree, `l${i}`)!;
       const anchors = elements(node).filter((e) => e.el.tagName === 'a' && !String(e.el.properties.href).startsWith('#'));
@@ -90,7 +90,7 @@ describe('links in the page and the comment', () => {
 
   it('makes safe hrefs anchors with rel="noopener noreferrer", and Markdown links in the comment', async () => {
     const xml2 = SAFE.map(([h], i) => `<link id="k${i}" v="1" href="${escapeXml(h)}">safe ${i}</link>`).join('');
-    const tree = parsePage(await renderPage(snapshotOf(xml2)));
+    const tree = parsePage(await pageOf(snapshotOf(xml2)));
     SAFE.forEach(([, out], i) => {
       const a = elements(byId(tree, `k${i}`)!).find((e) => e.el.tagName === 'a' && !String(e.el.properties.href).startsWith('#'));
       expect(a?.el.properties.href).toBe(out);

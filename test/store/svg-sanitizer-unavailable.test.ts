@@ -10,7 +10,7 @@ vi.mock('jsdom', () => ({
 const { CanvasError } = await import('../../src/model/canvas-error.js');
 const { createCanvas, insertNode, readCanvas } = await import('../../src/index.js');
 const { AUTHOR, repoState, tempWorkspace } = await import('../helpers/workspace.js');
-const { renderPage } = await import('../../src/render/html/render-page.js');
+const { pageOf } = await import('../render/page-of.js');
 const { snapshotOf } = await import('../render/snapshot-of.js');
 
 const FIGURE = '<figure kind="svg"><svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg></figure>';
@@ -35,7 +35,7 @@ describe('an SVG check where DOMPurify cannot run', () => {
   });
 
   it('a page shows the figure as escaped source with the code, never the SVG unsanitized', async () => {
-    const page = await renderPage(snapshotOf(FIGURE.replace('<figure ', '<figure id="fg" v="1" ')));
+    const page = await pageOf(snapshotOf(FIGURE.replace('<figure ', '<figure id="fg" v="1" ')));
     expect(page).toContain('SVG_SANITIZER_UNAVAILABLE');
     expect(page).not.toContain('<rect');
   });

@@ -19,8 +19,8 @@ async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snap
 async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
   switch (format) {
     case 'html': {
-      const { renderPage } = await import('../../render/html/render-page.js');
-      return renderPage(snapshot);
+      const [{ preparePage }, { renderPage }] = await Promise.all([import('../../render/html/prepare-page.js'), import('../../render/html/render-page.js')]);
+      return renderPage(snapshot, await preparePage(snapshot));
     }
     case 'comment': {
       const { renderComment } = await import('../../render/comment/render-comment.js');

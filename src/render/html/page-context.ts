@@ -1,14 +1,17 @@
 import type { ElementContent } from 'hast';
 import type { Crossing, Snapshot } from '../../model/snapshot.js';
 import type { CanvasNode } from '../../model/types.js';
+import type { FigureDrawings } from '../figures/draw-figures.js';
 
 /** What every HTML handler is given besides its node. */
 export interface PageContext {
   snapshot: Snapshot;
-  /** The crossings by node id (design section 7). */
+  /** The crossings by node id (`docs/projections.md`, "What all three say"). */
   crossings: ReadonlyMap<string, Crossing>;
+  /** The figures drawn before rendering, by figure id (from `drawFigures`). */
+  figures: FigureDrawings;
   /** Section nesting of the node being rendered: 0 at the top level, 1 inside a section. */
   depth: number;
   /** Render a section's children one level deeper. */
-  renderChildren(children: readonly CanvasNode[], depth: number): Promise<ElementContent[]>;
+  renderChildren(children: readonly CanvasNode[], depth: number): ElementContent[];
 }

@@ -5,7 +5,6 @@ import { formatDate } from '../format-date.js';
 import { shortSha } from '../short-sha.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { headElements } from './head-elements.js';
-import { readTemplate } from './read-template.js';
 
 /** One canvas on the site's index page. */
 export interface IndexEntry {
@@ -33,16 +32,17 @@ function row(e: IndexEntry): Element {
 }
 
 /**
- * Render the site's index page (design section 7): one standalone page listing every canvas,
- * with its open questions, last edit, frozen marker and a link to its page. A hast tree
- * serialized by hast-util-to-html, the page stylesheet inlined, a Content-Security-Policy that
- * allows only that stylesheet. Entries are shown in the order given (the site sorts by ledger id).
+ * Render the site's index page (`docs/site.md`): one standalone page listing every canvas, with
+ * its open questions, last edit, frozen marker and a link to its page. A hast tree serialized by
+ * hast-util-to-html, synchronously and without I/O, the given stylesheet inlined, a
+ * Content-Security-Policy that allows only that stylesheet. Entries are shown in the order given
+ * (the site sorts by ledger id).
  *
  * @param entries - one per canvas
- * @returns the page, ending in a line feed; the same entries give the same bytes
+ * @param css - the stylesheet: `templates/page.css`, a line feed, then `templates/index.css`
+ * @returns the page, ending in a line feed; the same entries and stylesheet give the same bytes
  */
-export async function renderIndex(entries: readonly IndexEntry[]): Promise<string> {
-  const css = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
+export function renderIndex(entries: readonly IndexEntry[], css: string): string {
   const open = entries.reduce((n, e) => n + e.openQuestions, 0);
   const body: ElementContent[] = [
     h('header', { className: ['masthead'] }, [

@@ -15,4 +15,4 @@ import type { PageContext } from './page-context.js';
  *
  * @throws CanvasError `SCHEMA` for a type schema 2 does not have
  */
-export const renderNode = createRender<PageContext, Promise<Element>>({ section, text, list, table, figure, link, question });
+export const renderNode = createRender<PageContext, Element>({ section, text, list, table, figure, link, question });

@@ -4,20 +4,29 @@ import { toHtml } from 'hast-util-to-html';
 import type { Crossing, Snapshot } from '../../model/snapshot.js';
 import type { CanvasNode } from '../../model/types.js';
 import { indexNodes } from '../../model/index-nodes.js';
+import type { FigureDrawings } from '../figures/draw-figures.js';
 import { MERMAID_PIN } from '../figures/mermaid-pin.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { headElements } from './head-elements.js';
 import type { PageContext } from './page-context.js';
 import { pageHeader } from './page-header.js';
 import { questionIndex } from './question-index.js';
-import { readTemplate } from './read-template.js';
 import { renderNode } from './render-node.js';
 
-/** Options of {@link renderPage}. */
+/** What {@link renderPage} is given besides the snapshot: {@link preparePage}'s result, and a title. */
 export interface PageOptions {
+  /** The stylesheet, inlined as it is: `templates/page.css` as shipped (`preparePage` reads it). */
+  css: string;
+  /**
+   * The drawings of the snapshot's `diagram` and `svg` figures, by figure id (`drawFigures`);
+   * default none, which is enough for a canvas without such a figure.
+   */
+  figures?: FigureDrawings | undefined;
   /** The page title; default `<ledger> · canvas`. */
-  title?: string;
+  title?: string | undefined;
 }
+
+const NO_FIGURES: FigureDrawings = new Map();
 
 /** Elements whose element children go one per line, so a golden diff reads like code. */
 const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'table', 'thead', 'tbody', 'tr']);
@@ -41,33 +50,32 @@ function hasMermaid(nodes: readonly CanvasNode[]): boolean {
 }
 
 /**
- * Render a snapshot as one standalone HTML page (design sections 7 and 8): a hast tree
- * serialized by hast-util-to-html. The stylesheet is inlined from `templates/page.css`; there is
- * no external stylesheet, font or image. The header names the ledger, the revision, the frozen
- * marker and the last edit; `id="questions"` indexes every question; every node's element has
- * `id="<node id>"`; a node that crossed between sections shows its latest move's reason and
- * short sha. A page with a Mermaid figure, and only such a page, loads the pinned module. A
- * Content-Security-Policy meta allows only what the page uses.
+ * Render a snapshot as one standalone HTML page (`docs/projections.md`, "The page"): a hast tree
+ * serialized by hast-util-to-html, synchronously and without I/O. The stylesheet is inlined from
+ * `options.css`; there is no external stylesheet, font or image. The header names the ledger, the
+ * revision, the frozen marker and the last edit; `id="questions"` indexes every question; every
+ * node's element has `id="<node id>"`; a node that crossed between sections shows its latest
+ * move's reason and short sha. Figures show the drawings in `options.figures`. A page with a
+ * Mermaid figure, and only such a page, loads the pinned module. A Content-Security-Policy meta
+ * allows only what the page uses.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
- * @param options - `title`: the page title
- * @returns the page, UTF-8 text ending in a line feed; the same snapshot gives the same bytes
- * @throws CanvasError `SCHEMA` for a node type schema 2 does not have
+ * @param options - `css` (required), `figures` (from `drawFigures`), `title`; `preparePage`
+ *   gives the first two: `renderPage(snapshot, await preparePage(snapshot))`
+ * @returns the page, UTF-8 text ending in a line feed; the same snapshot and options give the
+ *   same bytes
+ * @throws CanvasError `SCHEMA` for a node type schema 2 does not have; `USAGE` for a `diagram`
+ *   or `svg` figure without its drawing in `options.figures`
  */
-export async function renderPage(snapshot: Snapshot, options: PageOptions = {}): Promise<string> {
+export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
-  const renderChildren = async (children: readonly CanvasNode[], depth: number): Promise<ElementContent[]> => {
-    const out: ElementContent[] = [];
-    for (const child of children) out.push(await renderNode(child, { ...ctx, depth }));
-    return out;
-  };
-  const ctx: PageContext = { snapshot, crossings, depth: 0, renderChildren };
-  const body = await renderChildren(snapshot.canvas.children, 0);
+  const renderChildren = (children: readonly CanvasNode[], depth: number): ElementContent[] => children.map((child) => renderNode(child, { ...ctx, depth }));
+  const ctx: PageContext = { snapshot, crossings, figures: options.figures ?? NO_FIGURES, depth: 0, renderChildren };
+  const body = renderChildren(snapshot.canvas.children, 0);
   const mermaid = hasMermaid(snapshot.canvas.children);
-  const css = await readTemplate('page.css');
   const nodeCount = indexNodes(snapshot.canvas).size;
 
-  const head: ElementContent[] = headElements(options.title ?? `${snapshot.ledger} · canvas`, css);
+  const head: ElementContent[] = headElements(options.title ?? `${snapshot.ledger} · canvas`, options.css);
   if (mermaid) {
     head.push(
       h('script', { type: 'module', src: MERMAID_PIN.url, integrity: MERMAID_PIN.integrity, crossOrigin: 'anonymous' }),

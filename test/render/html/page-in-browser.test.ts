@@ -9,7 +9,7 @@ import { extname, join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../../src/render/figures/mermaid-pin.js';
-import { renderPage } from '../../../src/render/html/render-page.js';
+import { pageOf } from '../page-of.js';
 import { ROOT } from '../../helpers/workspace.js';
 import { snapshotOf } from '../snapshot-of.js';
 
@@ -65,7 +65,7 @@ describe.runIf(run)('the page in Chromium', () => {
   });
 
   it('is drawn by the pinned module under the page CSP, with no violation and nothing run from the source', async () => {
-    const html = await renderPage(snapshotOf(`<figure id="m1" v="1" kind="mermaid" caption="flow">${SOURCE}</figure>`));
+    const html = await pageOf(snapshotOf(`<figure id="m1" v="1" kind="mermaid" caption="flow">${SOURCE}</figure>`));
     const { page, requests, problems } = await open(html);
     await page.waitForSelector('pre.mermaid svg', { timeout: 20_000 });
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
@@ -78,7 +78,7 @@ describe.runIf(run)('the page in Chromium', () => {
   });
 
   it('is blocked by a wrong integrity hash, and the source stays readable', async () => {
-    const html = (await renderPage(snapshotOf(`<figure id="m1" v="1" kind="mermaid">${SOURCE}</figure>`))).replace(
+    const html = (await pageOf(snapshotOf(`<figure id="m1" v="1" kind="mermaid">${SOURCE}</figure>`))).replace(
       MERMAID_PIN.integrity,
       'sha384-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     );
@@ -91,7 +91,7 @@ describe.runIf(run)('the page in Chromium', () => {
   });
 
   it('offline, leaves the escaped source readable in the page', async () => {
-    const html = await renderPage(snapshotOf(`<figure id="m1" v="1" kind="mermaid">${SOURCE}</figure>`));
+    const html = await pageOf(snapshotOf(`<figure id="m1" v="1" kind="mermaid">${SOURCE}</figure>`));
     const { page } = await open(html, { cdn: 'offline' });
     await page.waitForTimeout(500);
     expect(await page.locator('pre.mermaid').textContent()).toBe('flowchart LR\n  a["</pre><script>window.pwned = 1</script>"] --> b[two]');
@@ -100,7 +100,7 @@ describe.runIf(run)('the page in Chromium', () => {
   });
 
   it('on a page without a Mermaid figure, asks for nothing beyond the page, and applies its stylesheet by hash', async () => {
-    const html = await renderPage(snapshotOf('<text id="t1" v="1">plain</text><question id="q1" v="1">Who owns it?</question>'));
+    const html = await pageOf(snapshotOf('<text id="t1" v="1">plain</text><question id="q1" v="1">Who owns it?</question>'));
     const { page, requests, problems } = await open(html);
     expect(requests).toEqual([`${ORIGIN}page.html`]);
     expect(problems).toEqual([]);
@@ -110,7 +110,7 @@ describe.runIf(run)('the page in Chromium', () => {
 
   it('reads on a phone, in dark mode and on paper', async () => {
     const long = 'a-very-long-word-that-would-overflow-a-narrow-screen-'.repeat(4);
-    const html = await renderPage(
+    const html = await pageOf(
       snapshotOf(
         `<text id="t1" v="1">${long}</text><table id="tb" v="1"><row><cell>one</cell><cell>two</cell><cell>three</cell><cell>four</cell><cell>five</cell><cell>six</cell></row></table>`,
       ),

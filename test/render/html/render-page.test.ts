@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { CanvasError } from '../../../src/model/canvas-error.js';
 import type { CanvasNode } from '../../../src/model/types.js';
 import { MERMAID_PIN } from '../../../src/render/figures/mermaid-pin.js';
+import { drawFigures } from '../../../src/render/figures/draw-figures.js';
 import { renderPage } from '../../../src/render/html/render-page.js';
+import { pageOf } from '../page-of.js';
 import { ROOT } from '../../helpers/workspace.js';
 import { byId, classes, elements, parsePage, textOf } from '../page-claims.js';
 import { REV, snapshotOf } from '../snapshot-of.js';
@@ -16,8 +18,17 @@ function sha256(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
+function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
 async function page(nodes: string, extra = {}) {
-  const html = await renderPage(snapshotOf(nodes, extra));
+  const html = await pageOf(snapshotOf(nodes, extra));
   const tree = parsePage(html);
   const all = elements(tree).map((e) => e.el);
   const csp = all.find((el) => el.tagName === 'meta' && el.properties.httpEquiv?.toString() === 'Content-Security-Policy');
@@ -118,7 +129,7 @@ describe('renderPage', () => {
 
   it('renders sections with headings, one level of nesting, tables with a header row, lists', async () => {
     const tree = parsePage(
-      await renderPage(
+      await pageOf(
         snapshotOf(
           '<section id="s1" v="1" title="Top"><section id="s2" v="1" title="Inner"><list id="l1" v="1" ordered="true"><item>a</item></list></section>' +
             '<table id="tb" v="1"><row><cell>H1</cell><cell>H2</cell></row><row><cell>a</cell><cell>b</cell></row></table><list id="l2" v="1"><item>c</item></list></section>',
@@ -138,13 +149,39 @@ describe('renderPage', () => {
     expect(ths.every((e) => e.ancestors.some((a) => a.tagName === 'thead'))).toBe(true);
   });
 
-  it('refuses a node type schema 2 does not have, naming it', async () => {
+  it('refuses a node type schema 2 does not have, naming it', () => {
     const s = snapshotOf('');
     s.canvas.children.push({ type: 'decision', id: 'd1', v: 1 } as unknown as CanvasNode);
-    const e = await renderPage(s).catch((x: unknown) => x);
+    const e = thrown(() => renderPage(s, { css: CSS }));
     expect(e).toBeInstanceOf(CanvasError);
     expect((e as CanvasError).code).toBe('SCHEMA');
     expect((e as CanvasError).data).toMatchObject({ node: 'd1', type: 'decision' });
+  });
+
+  it('renders synchronously from what it is given: the stylesheet passed in, the figures drawn beforehand', async () => {
+    const s = snapshotOf('<figure id="f1" v="1" kind="diagram">diagram 1\nnode a "A"</figure><figure id="f2" v="1" kind="diagram">not a diagram</figure>');
+    const figures = await drawFigures(s.canvas);
+    const html = renderPage(s, { css: 'p{color:red}', figures });
+    expect(typeof html).toBe('string');
+    expect(html).toContain('<style>p{color:red}</style>');
+    const csp = elements(parsePage(html)).find((e) => e.el.properties.httpEquiv?.toString() === 'Content-Security-Policy');
+    expect(String(csp?.el.properties.content)).toContain(`style-src ${sha256('p{color:red}')};`);
+    expect(html).not.toContain(CSS);
+    // The same snapshot and drawings give the same bytes, and the drawing is the one passed in.
+    expect(renderPage(s, { css: 'p{color:red}', figures })).toBe(html);
+    const f1 = figures.get('f1');
+    expect(f1).not.toBeInstanceOf(CanvasError);
+    const marked = new Map(figures).set('f1', { type: 'element', tagName: 'svg', properties: { id: 'f1-marked' }, children: [] });
+    expect(renderPage(s, { css: 'p{color:red}', figures: marked })).toContain('id="f1-marked"');
+  });
+
+  it('refuses a diagram or svg figure whose drawing was not given (USAGE), and needs none for other figures', () => {
+    const svg = '<figure id="f2" v="1" kind="svg"><svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg></figure>';
+    for (const nodes of ['<figure id="f1" v="1" kind="diagram">diagram 1\nnode a "A"</figure>', svg]) {
+      const e = thrown(() => renderPage(snapshotOf(nodes), { css: CSS }));
+      expect((e as CanvasError).code, nodes).toBe('USAGE');
+    }
+    expect(renderPage(snapshotOf(MERMAID), { css: CSS })).toContain('<pre class="mermaid">');
   });
 
   it('draws a diagram and an SVG figure inline, with a caption, labels as text and ids prefixed by the node id', async () => {

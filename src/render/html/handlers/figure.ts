@@ -8,52 +8,41 @@ import { crossingNote } from '../crossing-note.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
-/**
- * Draw the figure's picture (design section 8). The drawers (dagre; DOMPurify on jsdom) are loaded
- * only when a page has such a figure, so importing the renderer stays light.
- */
-async function drawing(node: FigureNode): Promise<ElementContent> {
-  const idPrefix = `${node.id}-`;
-  switch (node.kind) {
-    case 'mermaid':
-      // Escaped source, readable offline; the pinned module draws it in the browser.
-      return h('pre', { className: ['mermaid'] }, node.source);
-    case 'diagram': {
-      const { drawDiagram } = await import('../../figures/draw-diagram.js');
-      return h('div', { className: ['drawing'] }, [await drawDiagram(node.source, { idPrefix })]);
-    }
-    case 'svg': {
-      if (!node.svg) return h('pre', { className: ['figure-source'] }, figureSource(node));
-      const { sanitizeSvg } = await import('../../figures/sanitize-svg.js');
-      return h('div', { className: ['drawing'] }, [await sanitizeSvg(node.svg, { idPrefix })]);
-    }
+/** The figure's picture: the Mermaid source for the browser, or the drawing made beforehand. */
+function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
+  // Escaped source, readable offline; the pinned module draws it in the browser.
+  if (node.kind === 'mermaid') return [h('pre', { className: ['mermaid'] }, node.source)];
+  if (node.kind === 'svg' && !node.svg) return [h('pre', { className: ['figure-source'] }, figureSource(node))];
+  const drawn = ctx.figures.get(node.id);
+  if (drawn === undefined) {
+    throw new CanvasError('USAGE', `figure ${node.id} has no drawing among the figures given to renderPage`, "draw the snapshot's figures with drawFigures (or preparePage) and pass them", {
+      node: node.id,
+    });
   }
-}
-
-/**
- * Render a figure (design section 8): a `diagram` drawn to inline SVG in process, an `svg`
- * sanitized again, a `mermaid` source as `<pre class="mermaid">` for the pinned module. A figure
- * that cannot be drawn shows its source and why, and the rest of the page still renders.
- *
- * @param node - the figure node
- * @param ctx - the page context
- * @returns `<figure class="node figure" id>` with a caption naming the kind
- */
-export async function figure(node: FigureNode, ctx: PageContext): Promise<Element> {
-  let picture: ElementContent[];
-  try {
-    picture = [await drawing(node)];
-  } catch (e) {
-    if (!(e instanceof CanvasError)) throw e;
-    picture = [
-      h('p', { className: ['figure-error'] }, `This figure could not be drawn (${e.code}): ${e.message}`),
+  if (drawn instanceof CanvasError) {
+    return [
+      h('p', { className: ['figure-error'] }, `This figure could not be drawn (${drawn.code}): ${drawn.message}`),
       h('pre', { className: ['figure-source'] }, figureSource(node)),
     ];
   }
+  return [h('div', { className: ['drawing'] }, [drawn])];
+}
+
+/**
+ * Render a figure (`docs/projections.md`, "The page"): a `diagram` or `svg` as the drawing made by
+ * `drawFigures`, a `mermaid` source as `<pre class="mermaid">` for the pinned module. A figure that
+ * could not be drawn shows its source and why, and the rest of the page still renders.
+ *
+ * @param node - the figure node
+ * @param ctx - the page context (its `figures`)
+ * @returns `<figure class="node figure" id>` with a caption naming the kind
+ * @throws CanvasError `USAGE` when a `diagram` or `svg` figure has no entry in `ctx.figures`
+ */
+export function figure(node: FigureNode, ctx: PageContext): Element {
   const caption = node.caption ? [h('span', { className: ['figure-kind'] }, `${figureLabel(node.kind)}:`), ' ', node.caption] : [figureLabel(node.kind)];
   return h('figure', { id: node.id, className: ['node', 'figure', `figure-${node.kind}`] }, [
     nodeIdTag(node.id),
-    ...picture,
+    ...picture(node, ctx),
     ...crossingNote(node.id, ctx),
     h('figcaption', caption),
   ]);

@@ -15,13 +15,11 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node link" id>` holding one paragraph
  */
-export function link(node: LinkNode, ctx: PageContext): Promise<Element> {
+export function link(node: LinkNode, ctx: PageContext): Element {
   const href = safeHref(node.href);
   const label = node.label.trim() === '' ? node.href : node.label;
   const content = href
     ? [h('a', { href, rel: ['noopener', 'noreferrer'] }, label)]
     : [h('span', { className: ['label'] }, label), ' ', h('code', { className: ['href'] }, node.href), ' ', h('span', { className: ['inert-note'] }, '(not a web link; shown as text)')];
-  return Promise.resolve(
-    h('div', { id: node.id, className: ['node', 'link', ...(href ? [] : ['inert'])] }, [nodeIdTag(node.id), h('p', content), ...crossingNote(node.id, ctx)]),
-  );
+  return h('div', { id: node.id, className: ['node', 'link', ...(href ? [] : ['inert'])] }, [nodeIdTag(node.id), h('p', content), ...crossingNote(node.id, ctx)]);
 }

@@ -12,10 +12,10 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node list" id>` holding the list
  */
-export function list(node: ListNode, ctx: PageContext): Promise<Element> {
+export function list(node: ListNode, ctx: PageContext): Element {
   const items = h(
     node.ordered ? 'ol' : 'ul',
     node.items.map((item) => h('li', item)),
   );
-  return Promise.resolve(h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx)]));
+  return h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx)]);
 }

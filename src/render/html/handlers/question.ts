@@ -14,13 +14,11 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node question open|answered" id>`
  */
-export function question(node: QuestionNode, ctx: PageContext): Promise<Element> {
+export function question(node: QuestionNode, ctx: PageContext): Element {
   const state = node.answered ? 'answered' : 'open';
-  return Promise.resolve(
-    h('div', { id: node.id, className: ['node', 'question', state] }, [
-      nodeIdTag(node.id),
-      h('p', [h('strong', { className: ['marker'] }, questionMarker(node)), ' ', h('span', { className: ['q-text'] }, node.text)]),
-      ...crossingNote(node.id, ctx),
-    ]),
-  );
+  return h('div', { id: node.id, className: ['node', 'question', state] }, [
+    nodeIdTag(node.id),
+    h('p', [h('strong', { className: ['marker'] }, questionMarker(node)), ' ', h('span', { className: ['q-text'] }, node.text)]),
+    ...crossingNote(node.id, ctx),
+  ]);
 }

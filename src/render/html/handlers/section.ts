@@ -13,9 +13,9 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns the `section` element
  */
-export async function section(node: SectionNode, ctx: PageContext): Promise<Element> {
+export function section(node: SectionNode, ctx: PageContext): Element {
   const heading = ctx.depth === 0 ? 'h2' : 'h3';
-  const children = await ctx.renderChildren(node.children, ctx.depth + 1);
+  const children = ctx.renderChildren(node.children, ctx.depth + 1);
   return h('section', { id: node.id, className: ['node', 'section'] }, [
     h(heading, [node.title, ' ', nodeIdTag(node.id)]),
     ...crossingNote(node.id, ctx),

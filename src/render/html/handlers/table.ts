@@ -13,17 +13,11 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node table" id>` holding the table
  */
-export function table(node: TableNode, ctx: PageContext): Promise<Element> {
+export function table(node: TableNode, ctx: PageContext): Element {
   const [header = [], ...body] = node.rows;
   const grid = h('table', [
     h('thead', [h('tr', header.map((cell) => h('th', { scope: 'col' }, cell)))]),
     ...(body.length > 0 ? [h('tbody', body.map((row) => h('tr', row.map((cell) => h('td', cell)))))] : []),
   ]);
-  return Promise.resolve(
-    h('div', { id: node.id, className: ['node', 'table'] }, [
-      nodeIdTag(node.id),
-      h('div', { className: ['scroll'] }, [grid]),
-      ...crossingNote(node.id, ctx),
-    ]),
-  );
+  return h('div', { id: node.id, className: ['node', 'table'] }, [nodeIdTag(node.id), h('div', { className: ['scroll'] }, [grid]), ...crossingNote(node.id, ctx)]);
 }

@@ -12,6 +12,6 @@ import type { PageContext } from '../page-context.js';
  * @param ctx - the page context
  * @returns `<div class="node text" id>` holding the paragraph
  */
-export function text(node: TextNode, ctx: PageContext): Promise<Element> {
-  return Promise.resolve(h('div', { id: node.id, className: ['node', 'text'] }, [nodeIdTag(node.id), h('p', node.text), ...crossingNote(node.id, ctx)]));
+export function text(node: TextNode, ctx: PageContext): Element {
+  return h('div', { id: node.id, className: ['node', 'text'] }, [nodeIdTag(node.id), h('p', node.text), ...crossingNote(node.id, ctx)]);
 }
