@@ -28,8 +28,9 @@ export interface CliResult {
  * @param ws - the workspace (passed as CANVAS_WORKSPACE)
  * @param args - the arguments
  * @param env - extra environment (CANVAS_AUTHOR defaults to {@link AUTHOR})
+ * @param input - what standard input holds (text, or raw bytes)
  */
-export function runCli(ws: Workspace | null, args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
+export function runCli(ws: Workspace | null, args: string[], env: Record<string, string> = {}, input?: string | Buffer): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'canvas.js'), ...args], {
       env: { ...process.env, ...(ws ? { CANVAS_WORKSPACE: ws.root } : {}), CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1', ...env },
