@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
+import { indexNodes } from '../model/index-nodes.js';
 import { parseAuthor } from '../model/parse-author.js';
+import { parseCanvas } from '../model/parse-canvas.js';
 import { insertNode } from '../store/node-writes.js';
 import { listProposals } from '../store/proposals.js';
 import type { Conflict, Outcome, Rejected } from '../store/outcome.js';
@@ -93,7 +95,8 @@ function reasonOf(nodes: readonly string[], model: string, revision: string): st
  * contradiction after the latest of its nodes, through the store's ordinary insert: authored
  * `coherence | step:check` unless told otherwise, base the revision checked, a reason naming the
  * nodes, the model and that revision, an idempotency key derived from them. A contradiction that
- * an open question already asks (one naming all its node ids) is not asked again. No lock is held
+ * an open question already asks (one naming all its node ids, at the revision checked or the
+ * latest), or an open proposal of one, is not asked again. No lock is held
  * while the model is asked: the store takes its lock for each insert, after the reply.
  *
  * @param ws - the workspace
@@ -137,11 +140,17 @@ export async function checkCoherence(ws: Workspace, req: CheckRequest): Promise<
   };
   // Open proposals are pending questions too: a commenter checker run twice proposes once.
   const proposals = parsed.contradictions.length > 0 ? await listProposals(ws, { ledger: read.ledger }) : [];
+  // Checking an older revision (--at), the questions asked since are in the latest one.
+  let latest: typeof index = new Map();
+  if (parsed.contradictions.length > 0 && req.at !== undefined) {
+    const now = await readCanvasText(ws, { ledger: read.ledger });
+    if (now.revision !== read.revision) latest = indexNodes(parseCanvas(now.xml, now.ledger));
+  }
   for (const c of parsed.contradictions) {
     const after = c.nodes[c.nodes.length - 1]!;
     const finding: CheckFinding = { ...c, status: 'would-ask', text: `${c.question} (nodes ${c.nodes.join(', ')})`, after };
     report.findings.push(finding);
-    const asking = findAsking(index, proposals, c.nodes);
+    const asking = findAsking(index, proposals, c.nodes) ?? findAsking(latest, [], c.nodes);
     if (asking) {
       finding.status = 'already-asked';
       if ('node' in asking) finding.node = asking.node;

@@ -23,6 +23,8 @@ interface Planted {
   other: string;
   queue: string;
   revision: string;
+  /** The revision before the last one: the three nodes, no grant yet. */
+  before: string;
 }
 
 async function applied(p: Promise<import('../../src/store/outcome.js').Outcome>): Promise<{ node: string; revision: string }> {
@@ -44,8 +46,9 @@ async function plant(extra?: string): Promise<Planted> {
   const q = await text('The queue absorbs write bursts, so a caller never waits for a commit.', { after: o.node });
   revision = q.revision;
   if (extra !== undefined) revision = (await text(extra, { after: q.node })).revision;
+  const before = revision;
   revision = (await applied(grantRole(ws, { ledger, who: 'coherence', role: 'editor', why: 'the checker asks questions here', author: AUTHOR }))).revision;
-  return { ws, ledger, sync: s.node, other: o.node, queue: q.node, revision };
+  return { ws, ledger, sync: s.node, other: o.node, queue: q.node, revision, before };
 }
 
 /** The answer naming the planted contradiction. */
@@ -148,11 +151,28 @@ describe('canvas check against a stand-in model', () => {
     // Again on the revision first checked: the canvas read there has no question, the key replays.
     const same = await check(p, { at: p.revision });
     expect(same.findings.map((f) => [f.status, f.node])).toEqual([['already-asked', asked.node]]);
-    // Worded differently by the model: the same key for another request is still this check's.
-    script = () => planted(p, 'Do writes wait for the commit, or not?');
-    const reworded = await check(p, { at: p.revision });
-    expect(reworded.findings.map((f) => [f.status, f.revision])).toEqual([['already-asked', asked.revision]]);
+    // An older revision, another key: the question asked since, in the latest revision, already asks it.
+    const older = await check(p, { at: p.before });
+    expect(older.revision).toBe(p.before);
+    expect(older.findings.map((f) => [f.status, f.node])).toEqual([['already-asked', asked.node]]);
     expect(repoState(p.ws)).toEqual(state);
+  });
+
+  it('two checks of one revision at once ask once: the second insert meets the first one\'s key', async () => {
+    const p = await plant();
+    const first = standIn.requests.length;
+    let bothAsked: () => void = () => {};
+    const both = new Promise<void>((resolve) => (bothAsked = resolve));
+    // Neither answers before both have asked; the model words the question differently each time.
+    script = (_req, n) => {
+      if (n === first + 1) bothAsked();
+      return { ...planted(p, n === first ? QUESTION : 'Do writes wait for the commit, or not?'), after: both };
+    };
+    const reports = await Promise.all([check(p), check(p)]);
+    expect(reports.map((r) => r.findings[0]!.status).sort()).toEqual(['already-asked', 'asked']);
+    const asked = reports.find((r) => r.findings[0]!.status === 'asked')!.findings[0]!;
+    expect(reports.find((r) => r.findings[0]!.status === 'already-asked')!.findings[0]!.revision).toBe(asked.revision);
+    expect(await questions(p)).toHaveLength(1);
   });
 
   it("a person's open question naming the nodes already asks it; an answered one does not", async () => {
