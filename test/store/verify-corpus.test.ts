@@ -415,6 +415,48 @@ describe('canvas verify against forged history (docs/store.md, "Verify")', () =>
     expect(missed).toEqual([]);
   });
 
+  it('does not take a write cut short inside its ref transaction for truncation, and does take a value main left', async () => {
+    // git logs a ref's new value just before it moves the ref: a kill between the two leaves a
+    // log entry for a store commit on top of main that main never held (nor ever moved away from).
+    const cut = async (mainLeftIt: boolean) => {
+      const ws = copyBase(`cut-short-${mainLeftIt}`);
+      const main = tip(ws);
+      const head = main;
+      const xml = replacedText(ws, base.node, 'Never applied.');
+      const blob = git(ws, ['hash-object', '-w', '--stdin'], xml);
+      const index = join(mkdtempSync(join(tmpdir(), 'canvas-forge-')), 'index');
+      git(ws, ['read-tree', main], undefined, { GIT_INDEX_FILE: index });
+      git(ws, ['update-index', '--cacheinfo', `100644,${blob},t.xml`], undefined, { GIT_INDEX_FILE: index });
+      const tree = git(ws, ['write-tree'], undefined, { GIT_INDEX_FILE: index });
+      const msg = message('replace', base.node, 'cut short', {
+        'Canvas-Op': 'replace',
+        'Canvas-Ledger': 't',
+        'Canvas-Node': base.node,
+        'Canvas-Author': AUTHOR,
+        'Canvas-Base': head,
+        'Canvas-Previous': head,
+      });
+      const x = git(ws, ['commit-tree', tree, '-p', main, '-F', '-'], msg, { GIT_AUTHOR_NAME: AUTHOR, GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_NAME: 'canvas', GIT_COMMITTER_EMAIL: '' });
+      for (const log of mainLeftIt ? [] : ['logs/refs/heads/main', 'logs/HEAD']) {
+        writeFileSync(join(ws.repo, '.git', log), `${readFileSync(join(ws.repo, '.git', log), 'utf8')}${main} ${x} canvas <> 1767225600 +0000\n`);
+      }
+      // The canvas ref did move, and the next writer moved it back.
+      git(ws, ['update-ref', 'refs/canvas/t', x, main]);
+      git(ws, ['update-ref', 'refs/canvas/t', main, x]);
+      if (mainLeftIt) {
+        // Not a crash: main was at the commit, and was moved back.
+        git(ws, ['update-ref', 'refs/heads/main', x, main]);
+        git(ws, ['update-ref', 'refs/heads/main', main, x]);
+      }
+      const o = await replaceNode(ws, { ledger: 't', node: base.node, payload: { text: 'Applied.' }, base: main, why: 'after the crash', author: AUTHOR });
+      expect(o.outcome).toBe('applied');
+      return { violations: (await verifyWorkspace(ws)).violations, x };
+    };
+    expect((await cut(false)).violations).toEqual([]);
+    const left = await cut(true);
+    expect(left.violations).toEqual([expect.objectContaining({ rule: 'truncated', commit: left.x })]);
+  });
+
   it('reports a canvas whose first commit is invalid, instead of answering CANVAS_NOT_FOUND', async () => {
     const ws = copyBase('first-commit');
     const head = tip(ws);
