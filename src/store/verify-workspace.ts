@@ -269,7 +269,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   // The working tree against main.
   if (main) await checkWorkingTree(ws, reader, main, violations, repaired);
   const filtered = only
-    ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.includes(only))))
+    ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.startsWith('refs/') || v.path.includes(only))))
     : violations;
   // A canvas is known by its commits on main or by its ref, whether or not its first commit is valid.
   if (only && !canvases.has(only) && !refMap.has(only) && ![...replay.history.values()].includes(only)) {

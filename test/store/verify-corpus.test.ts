@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
 import { formatCommitMessage, type CanvasOp, type TrailerKey } from '../../src/store/canvas-commit.js';
 import { createCanvas, freezeCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
+import { insertNode, moveNode, removeNode, replaceNode } from '../../src/store/node-writes.js';
 import { approveProposal, rejectProposal } from '../../src/store/proposals.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
@@ -317,7 +317,7 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
     writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), creator: 'cam' }));
   } },
   { name: 'two nodes changed in one commit', rule: 'guard', code: 'TWO_NODES', tamper: (b, ws) => {
-    const xml = replacedText(ws, b.node, 'One.').replace(/<section id="([a-z0-9]+)" v="1" title="Notes">/, '<section id="$1" v="2" title="Other">');
+    const xml = replacedText(ws, b.node, 'One.').replace(/<section id="([a-z0-9]+)" v="(\d+)" title="[^"]*">/, (_, id: string, v: string) => `<section id="${id}" v="${Number(v) + 1}" title="Other">`);
     forgeReplace(b, ws, AUTHOR, { files: { 't.xml': xml } });
   } },
   { name: 'a Canvas-Previous that skips a commit', rule: 'chain', tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Previous': git(ws, ['rev-parse', 'HEAD~1']) }) },
@@ -370,6 +370,12 @@ beforeAll(async () => {
   applied(await approveProposal(ws, { ledger: 't', proposal: approved, why: 'agreed', author: AUTHOR }));
   const rejected = applied(await insertNode(ws, { ledger: 't', into: section, payload: { text: 'Note.' }, base: await rev(), why: 'a note', author: 'cam' })).proposalId!;
   applied(await rejectProposal(ws, { ledger: 't', proposal: rejected, why: 'not needed', author: 'eve' }));
+  // Approvals of every kind of edit, so the clean workspace proves each one replays green.
+  const approve = async (o: unknown, by: string) => applied(await approveProposal(ws, { ledger: 't', proposal: applied(o).proposalId!, why: 'fine', author: by }));
+  const note = (await approve(await insertNode(ws, { ledger: 't', into: section, payload: { text: 'A note.' }, base: await rev(), why: 'a note', author: 'cam' }), 'eve')).node!;
+  await approve(await moveNode(ws, { ledger: 't', node: figure, into: section, base: await rev(), why: 'with the notes', author: 'cam' }), AUTHOR);
+  await approve(await replaceNode(ws, { ledger: 't', node: section, payload: { section: 'Notes and figure' }, base: await rev(), why: 'a better title', author: 'cam' }), AUTHOR);
+  await approve(await removeNode(ws, { ledger: 't', node: note, base: await rev(), why: 'said elsewhere', author: 'cam' }), 'eve');
   applied(await replaceNode(ws, { ledger: 't', node, payload: { text: 'Eve wrote this.' }, base: await rev(), why: 'eve', author: 'eve' }));
   applied(await freezeCanvas(ws, { ledger: 't', why: 'done for now', author: AUTHOR }));
   base = { ws, node, section, figure, open, approved, rejected };
