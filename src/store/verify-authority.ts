@@ -78,7 +78,7 @@ function needed(c: CanvasCommit): { role: Role; what: string } | null {
  * the role its author held at that point, from the access file's own history (the creator is
  * owner until the first grant), against the role its operation needs; and every trailer about
  * an access or proposal file against the file itself (`Canvas-Grant` against the access file's
- * diff, `Canvas-Proposal`, `Canvas-Proposal-Node` and `Canvas-Proposed-By` against the proposal
+ * diff, `Canvas-Proposal`, `Canvas-Proposal-Node`, `Canvas-Proposed-By` and `Canvas-Proposed-Why` against the proposal
  * file, an approval's edit against the proposal it approves). One pass, oldest commit first; each
  * commit costs the size of the files it touched, so the replay stays linear in the history.
  */
@@ -253,6 +253,8 @@ export class AuthorityReplay {
       return;
     }
     const wrong: string[] = [];
+    const why = c.trailers['Canvas-Proposed-Why'];
+    if (why !== undefined && why !== before.why) wrong.push("Canvas-Proposed-Why is not the proposer's reason");
     if (c.trailers['Canvas-Proposed-By'] !== before.proposedBy) wrong.push(`Canvas-Proposed-By is "${c.trailers['Canvas-Proposed-By'] ?? ''}", the proposer "${before.proposedBy}"`);
     if (c.op !== before.op) wrong.push(`the commit is a ${c.op}, the proposal a ${before.op}`);
     if (before.node !== null && c.trailers['Canvas-Node'] !== before.node) wrong.push(`it edits ${c.trailers['Canvas-Node'] ?? 'no node'}, the proposal ${before.node}`);

@@ -160,7 +160,11 @@ function proposalJson(p: Record<string, unknown>): string {
 }
 
 /** An approval of the open proposal (a replace of the text node), with what to change. */
-function forgeApproval(b: Base, ws: Workspace, o: { author?: string; text?: string; proposedBy?: string; file?: 'keep' | 'decided-by-other'; proposal?: string } = {}): string {
+function forgeApproval(
+  b: Base,
+  ws: Workspace,
+  o: { author?: string; text?: string; proposedBy?: string; proposedWhy?: string; file?: 'keep' | 'decided-by-other'; proposal?: string } = {},
+): string {
   const head = tip(ws);
   const id = o.proposal ?? b.open;
   const p = proposalFile(ws, id);
@@ -178,6 +182,7 @@ function forgeApproval(b: Base, ws: Workspace, o: { author?: string; text?: stri
       'Canvas-Previous': head,
       'Canvas-Proposal': id,
       'Canvas-Proposed-By': o.proposedBy ?? (p.proposedBy as string),
+      'Canvas-Proposed-Why': o.proposedWhy ?? (p.why as string),
     }),
   });
 }
@@ -210,7 +215,7 @@ function forgePropose(b: Base, ws: Workspace, author: string, o: { proposedBy?: 
     node,
     op: 'replace',
     payload: o.payload ?? '<text>Proposed by hand.</text>\n',
-    proposedAt: head,
+    proposedRevision: head,
     proposedBy: o.proposedBy ?? author,
     require: null,
     status: 'open',
@@ -274,6 +279,7 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
   { name: 'an approval by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (b, ws) => forgeApproval(b, ws, { author: 'cam' }) },
   { name: 'an approval whose edit is not the proposal', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { text: 'Something nobody proposed.' }) },
   { name: 'an approval naming another proposer', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { proposedBy: 'eve' }) },
+  { name: "an approval giving another reason as the proposer's", rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { proposedWhy: 'because I said so' }) },
   { name: 'an approval that leaves the proposal open', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { file: 'keep' }) },
   { name: 'an approval recorded as decided by someone else', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { file: 'decided-by-other' }) },
   { name: 'an approval of a proposal already approved', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { proposal: b.approved, text: 'Second.' }) },
