@@ -2,6 +2,7 @@ import type { List, Paragraph, PhrasingContent, Root, RootContent, Text } from '
 import { type Handle, type State, toMarkdown } from 'mdast-util-to-markdown';
 import type { Crossing, Snapshot } from '../../model/snapshot.js';
 import type { CanvasNode } from '../../model/types.js';
+import { isolateBidi } from '../isolate-bidi.js';
 import { describeEdit } from '../describe-edit.js';
 import { orderQuestions } from '../order-questions.js';
 import { questionMarker } from '../question-marker.js';
@@ -54,9 +55,10 @@ function questionIndex(snapshot: Snapshot): RootContent[] {
 /**
  * Serialize text with every `<` that could open a tag written as a character reference, not a
  * backslash escape: the comment's transport treats a body holding anything shaped like a tag as
- * HTML and skips its Markdown conversion, and `\<b>` still holds `<b>`.
+ * HTML and skips its Markdown conversion, and `\<b>` still holds `<b>`. Text holding a
+ * bidirectional control is isolated ({@link isolateBidi}), so it cannot reorder what surrounds it.
  */
-const textHandler: Handle = (node: Text, _parent, state: State, info) => state.safe(node.value, { ...info, encode: ['<'] });
+const textHandler: Handle = (node: Text, _parent, state: State, info) => state.safe(isolateBidi(node.value), { ...info, encode: ['<'] });
 
 /**
  * A word-initial `@` (at the start of the text or after anything but a letter, digit, mark or a

@@ -12,6 +12,7 @@ import type { PageContext } from './page-context.js';
 import { pageHeader } from './page-header.js';
 import { questionIndex } from './question-index.js';
 import { renderNode } from './render-node.js';
+import { isolateBidi } from '../isolate-bidi.js';
 
 /** What {@link renderPage} is given besides the snapshot: {@link preparePage}'s result, and a title. */
 export interface PageOptions {
@@ -43,6 +44,23 @@ function breakLines(node: Root | Element): void {
   if (node.type === 'element' && out.length > 0) out.push({ type: 'text', value: '\n' });
   if (node.type === 'root') out.push({ type: 'text', value: '\n' });
   node.children = out as typeof node.children;
+}
+
+/**
+ * Keep every text's bidirectional controls inside it (docs/projections.md, "Bidirectional text"):
+ * a text holding one becomes `<bdi>` (an isolate in HTML) around the text isolated character by
+ * character as well ({@link isolateBidi}), so even a stray U+2069 in it cannot close the isolate
+ * early. Inside an SVG, where `bdi` is no element, the characters alone do it.
+ */
+function isolateTexts(node: Root | Element, inSvg = false): void {
+  node.children = node.children.map((c) => {
+    if (c.type === 'element') {
+      if (c.tagName !== 'head' && c.tagName !== 'script' && c.tagName !== 'style') isolateTexts(c, inSvg || c.tagName === 'svg');
+      return c;
+    }
+    if (c.type !== 'text' || isolateBidi(c.value) === c.value) return c;
+    return inSvg ? { type: 'text', value: isolateBidi(c.value) } : h('bdi', isolateBidi(c.value));
+  }) as typeof node.children;
 }
 
 function hasMermaid(nodes: readonly CanvasNode[]): boolean {
@@ -102,6 +120,7 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   // The policy goes right after the charset, before anything it governs.
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: policy }));
   (html.children[0] as Element).children = head;
+  isolateTexts(tree);
   breakLines(tree);
   return toHtml(tree, { upperDoctype: true });
 }

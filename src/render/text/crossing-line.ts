@@ -1,3 +1,4 @@
+import { isolateBidi } from '../isolate-bidi.js';
 import { shortSha } from '../short-sha.js';
 import type { TextContext } from './text-context.js';
 
@@ -11,5 +12,5 @@ import type { TextContext } from './text-context.js';
 export function crossingLine(id: string, ctx: TextContext): string[] {
   const c = ctx.crossings.get(id);
   if (!c) return [];
-  return [`${'  '.repeat(ctx.depth)}    (moved here from ${c.from === 'root' ? 'the top level' : `section ${c.from}`} in ${shortSha(c.commit)}: ${c.reason})`];
+  return [`${'  '.repeat(ctx.depth)}    (moved here from ${c.from === 'root' ? 'the top level' : `section ${c.from}`} in ${shortSha(c.commit)}: ${isolateBidi(c.reason)})`];
 }

@@ -6,6 +6,7 @@ import { orderQuestions } from '../order-questions.js';
 import { shortSha } from '../short-sha.js';
 import { renderLines } from './render-lines.js';
 import type { TextContext } from './text-context.js';
+import { isolateBidi } from '../isolate-bidi.js';
 
 /** The budget of a canvas in a prompt (design section 7): characters of `canvas read` output. */
 const BUDGET = 20_000;
@@ -80,7 +81,7 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
     'decided, what is still open, what was ruled out and why). Work from it, not from what a conversation said.',
   );
   if (snapshot.frozen) {
-    out.push(`This canvas was frozen at ${snapshot.frozen.commit}: ${snapshot.frozen.reason}`, 'A frozen canvas still takes edits on the ordinary terms.');
+    out.push(`This canvas was frozen at ${snapshot.frozen.commit}: ${isolateBidi(snapshot.frozen.reason)}`, 'A frozen canvas still takes edits on the ordinary terms.');
   }
   out.push(
     '',
@@ -95,12 +96,12 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
   if (open.length === 0) {
     out.push('Open questions: none.');
   } else {
-    out.push(`Open questions (${open.length}):`, ...open.flatMap((q) => q.text.split('\n').map((l, i) => (i === 0 ? `- [${q.id}] ${l}` : `    ${l}`))));
+    out.push(`Open questions (${open.length}):`, ...open.flatMap((q) => isolateBidi(q.text).split('\n').map((l, i) => (i === 0 ? `- [${q.id}] ${l}` : `    ${l}`))));
   }
   out.push('', `The document (node ids in brackets; sections indent their children):`);
   const body = renderChildren(snapshot.canvas.children, 0);
   out.push(...(body.length > 0 ? body : ['(empty: the canvas has no nodes yet)']));
   out.push('', edits.length === 0 ? 'Recent edits: none.' : `Recent edits (newest first, ${edits.length}):`);
-  for (const e of edits) out.push(`- ${shortSha(e.commit)} ${describeEdit(e)}: ${e.reason}`);
+  for (const e of edits) out.push(`- ${shortSha(e.commit)} ${describeEdit(e)}: ${isolateBidi(e.reason)}`);
   return `${out.join('\n')}\n`;
 }

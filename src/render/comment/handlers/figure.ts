@@ -4,6 +4,7 @@ import { figureLabel } from '../../figure-label.js';
 import { figureSource } from '../../figure-source.js';
 import type { CommentContext } from '../comment-context.js';
 import { crossingParagraph } from '../crossing-paragraph.js';
+import { isolateBidi } from '../../isolate-bidi.js';
 
 /** The info string of each kind's fence. */
 const LANG = { diagram: 'text', mermaid: 'mermaid', svg: 'xml' } as const;
@@ -22,7 +23,7 @@ export function figure(node: FigureNode, ctx: CommentContext): RootContent[] {
   if (node.caption) label.push({ type: 'text', value: ` ${node.caption}` });
   return [
     { type: 'paragraph', children: label },
-    { type: 'code', lang: LANG[node.kind], value: figureSource(node) },
+    { type: 'code', lang: LANG[node.kind], value: isolateBidi(figureSource(node)) },
     ...crossingParagraph(node.id, ctx),
   ];
 }

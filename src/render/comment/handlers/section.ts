@@ -1,4 +1,4 @@
-import type { RootContent } from 'mdast';
+import type { RootContent, Text } from 'mdast';
 import type { SectionNode } from '../../../model/types.js';
 import type { CommentContext } from '../comment-context.js';
 import { crossingParagraph } from '../crossing-paragraph.js';
@@ -15,7 +15,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
 export function section(node: SectionNode, ctx: CommentContext): RootContent[] {
   const titles = [...ctx.titles, node.title];
   return [
-    { type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: titles.join(' › ') }] }] },
+    { type: 'paragraph', children: [{ type: 'strong', children: titles.flatMap((t, i): Text[] => (i === 0 ? [{ type: 'text', value: t }] : [{ type: 'text', value: ' › ' }, { type: 'text', value: t }])) }] },
     ...crossingParagraph(node.id, ctx),
     ...ctx.renderChildren(node.children, titles),
   ];

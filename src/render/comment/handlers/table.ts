@@ -1,7 +1,15 @@
-import type { RootContent } from 'mdast';
+import type { RootContent, Text } from 'mdast';
 import type { TableNode } from '../../../model/types.js';
 import type { CommentContext } from '../comment-context.js';
 import { crossingParagraph } from '../crossing-paragraph.js';
+
+/**
+ * Cells joined by ` | `, each its own text node, so that each is kept apart when the comment
+ * isolates text holding bidirectional controls (docs/projections.md, "Bidirectional text").
+ */
+function joined(cells: readonly string[]): Text[] {
+  return cells.flatMap((cell, i): Text[] => (i === 0 ? [{ type: 'text', value: cell }] : [{ type: 'text', value: ' | ' }, { type: 'text', value: cell }]));
+}
 
 /**
  * A table in the comment, unfolded (design section 7: the Markdown table extension is off in a
@@ -13,7 +21,7 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  */
 export function table(node: TableNode, ctx: CommentContext): RootContent[] {
   const [header = [], ...body] = node.rows;
-  const blocks: RootContent[] = [{ type: 'paragraph', children: [{ type: 'strong', children: [{ type: 'text', value: header.join(' | ') }] }] }];
+  const blocks: RootContent[] = [{ type: 'paragraph', children: [{ type: 'strong', children: joined(header) }] }];
   if (body.length > 0) {
     blocks.push({
       type: 'list',
@@ -22,7 +30,7 @@ export function table(node: TableNode, ctx: CommentContext): RootContent[] {
       children: body.map((row) => ({
         type: 'listItem',
         spread: false,
-        children: [{ type: 'paragraph', children: [{ type: 'text', value: row.join(' | ') }] }],
+        children: [{ type: 'paragraph', children: joined(row) }],
       })),
     });
   }

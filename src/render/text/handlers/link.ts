@@ -2,6 +2,7 @@ import type { LinkNode } from '../../../model/types.js';
 import { crossingLine } from '../crossing-line.js';
 import { indentLines } from '../indent-lines.js';
 import type { TextContext } from '../text-context.js';
+import { isolateBidi } from '../../isolate-bidi.js';
 
 /**
  * A link in the prompt: `[id] link: label <href>` (the href as stored; a prompt opens nothing).
@@ -11,5 +12,5 @@ import type { TextContext } from '../text-context.js';
  * @returns the lines
  */
 export function link(node: LinkNode, ctx: TextContext): string[] {
-  return [...indentLines(ctx.depth, `[${node.id}] link: `, `${node.label} <${node.href}>`), ...crossingLine(node.id, ctx)];
+  return [...indentLines(ctx.depth, `[${node.id}] link: `, `${isolateBidi(node.label)} <${isolateBidi(node.href)}>`), ...crossingLine(node.id, ctx)];
 }

@@ -2,6 +2,7 @@ import type { ListNode } from '../../../model/types.js';
 import { crossingLine } from '../crossing-line.js';
 import { indentLines } from '../indent-lines.js';
 import type { TextContext } from '../text-context.js';
+import { isolateBidi } from '../../isolate-bidi.js';
 
 /**
  * A list in the prompt: `[id] list:` (or `ordered list:`), one line per item.
@@ -15,6 +16,6 @@ export function list(node: ListNode, ctx: TextContext): string[] {
   return [
     `${pad}[${node.id}] ${node.ordered ? 'ordered list' : 'list'}:`,
     ...crossingLine(node.id, ctx),
-    ...node.items.flatMap((item, i) => indentLines(ctx.depth + 1, node.ordered ? `${i + 1}. ` : '- ', item)),
+    ...node.items.flatMap((item, i) => indentLines(ctx.depth + 1, node.ordered ? `${i + 1}. ` : '- ', isolateBidi(item))),
   ];
 }

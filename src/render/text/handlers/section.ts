@@ -1,6 +1,7 @@
 import type { SectionNode } from '../../../model/types.js';
 import { crossingLine } from '../crossing-line.js';
 import type { TextContext } from '../text-context.js';
+import { isolateBidi } from '../../isolate-bidi.js';
 
 /**
  * A section in the prompt: `[id] section "title"`, then its children indented.
@@ -12,7 +13,7 @@ import type { TextContext } from '../text-context.js';
 export function section(node: SectionNode, ctx: TextContext): string[] {
   const children = ctx.renderChildren(node.children, ctx.depth + 1);
   return [
-    `${'  '.repeat(ctx.depth)}[${node.id}] section “${node.title}”${children.length === 0 ? ' (empty)' : ''}`,
+    `${'  '.repeat(ctx.depth)}[${node.id}] section “${isolateBidi(node.title)}”${children.length === 0 ? ' (empty)' : ''}`,
     ...crossingLine(node.id, ctx),
     ...children,
   ];
