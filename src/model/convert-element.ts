@@ -1,9 +1,12 @@
+// Schema v2's checks for one node element and its content (docs/schema.md). One piece of about
+// 400 lines: the seven converters share the element checks above them (attributes, ids, leaf
+// text, container children) and nothing outside parsing uses those.
 import type { Element as XastElement, ElementContent } from 'xast';
 import { CanvasError } from './canvas-error.js';
 import { DOC_CONTROL, LONE_SURROGATE, NODE_ID, SVG_NS, VERSION, XML_NONCHAR } from './patterns.js';
-import type { CanvasNode, FigureKind, NodeType } from './types.js';
+import type { CanvasNode, FigureKind, FigureNode, LinkNode, ListNode, NodeType, QuestionNode, SectionNode, TableNode, TextNode } from './types.js';
 
-/** The exact attribute set of each element, in canonical order (design section 2). */
+/** The exact attribute set of each element, in canonical order (`docs/schema.md`). */
 export const ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   canvas: ['ledger', 'schema'],
   section: ['id', 'v', 'title'],
@@ -28,8 +31,6 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   link: ['id', 'v', 'href'],
   question: ['id', 'v'],
 };
-
-const NODE_TYPES: readonly NodeType[] = ['section', 'text', 'list', 'table', 'figure', 'link', 'question'];
 
 /** How an element is being read: as part of a stored canvas, or as a writer's payload. */
 export interface ConvertContext {
@@ -161,8 +162,190 @@ function readId(el: XastElement, path: string, ctx: ConvertContext, top: boolean
   return { id, v: Number(v) };
 }
 
+/** Where an element is converted, and what every node's conversion has read from it already. */
+interface Place {
+  /** The element's path, for example `/canvas/section[@id='s1']/text[2]`. */
+  path: string;
+  /** 1 for a child of the root, 2 inside a section, 3 inside a nested section. */
+  depth: number;
+  ctx: ConvertContext;
+  /** True for the payload's own element (which carries no id and no v). */
+  top: boolean;
+  id: string;
+  v: number;
+  /** The element's attributes (checked against its exact set). */
+  a: Readonly<Record<string, string | undefined>>;
+}
+
+/** Convert one element whose name is the node type `T`. */
+type Converter<T extends NodeType> = (el: XastElement, at: Place) => Extract<CanvasNode, { type: T }>;
+
+/** A section: a one-line title, one level of nesting, born empty as a payload. */
+function convertSection(el: XastElement, { path, depth, ctx, top, id, v, a }: Place): SectionNode {
+  const title = a.title ?? '';
+  if (isBlank(title) || title.includes('\n')) {
+    throw schemaError(path, 'a section title is one line and not blank', 'give the section a one-line title');
+  }
+  if (depth > 2) {
+    throw new CanvasError(
+      'NESTING',
+      `${path}: a section inside a section holds no section (sections nest one level)`,
+      'put this section at the root or in a root-level section',
+      { path },
+    );
+  }
+  const kids = containerChildren(el, path);
+  if (ctx.mode === 'payload' && top && kids.length > 0) {
+    throw new CanvasError(
+      'PAYLOAD_CHILDREN',
+      `${path}: a section payload has ${kids.length} child element(s); a section is born empty and its title is replaced alone`,
+      'send <section title="..."></section>, then insert each child with its own insert --into',
+      { path, children: kids.length },
+    );
+  }
+  const paths = childPaths(path, el.children);
+  const children = kids.map((k) => convertElement(k, paths.get(k)!, depth + 1, ctx));
+  return { type: 'section', id, v, title, children };
+}
+
+/** A text: its character data, not blank. */
+function convertText(el: XastElement, { path, id, v }: Place): TextNode {
+  const text = leafText(el, path);
+  if (isBlank(text)) throw schemaError(path, '<text> must not be blank', 'write the paragraph, or remove the node');
+  return { type: 'text', id, v, text };
+}
+
+/** A question: its character data, not blank; `answered` is "true" or absent. */
+function convertQuestion(el: XastElement, { path, id, v, a }: Place): QuestionNode {
+  const answered = a.answered;
+  if (answered !== undefined && answered !== 'true') {
+    throw schemaError(path, `answered="${answered}": the only value is "true"`, 'leave answered out for an open question');
+  }
+  const text = leafText(el, path);
+  if (isBlank(text)) throw schemaError(path, '<question> must not be blank', 'write the question');
+  return { type: 'question', id, v, answered: answered === 'true', text };
+}
+
+/** A link: a one-line href and a label, neither blank. */
+function convertLink(el: XastElement, { path, id, v, a }: Place): LinkNode {
+  const href = a.href ?? '';
+  if (isBlank(href) || href.includes('\n')) {
+    throw schemaError(path, 'href is one line and not blank', 'give the link its address');
+  }
+  const label = leafText(el, path);
+  if (isBlank(label)) throw schemaError(path, '<link> needs a label as its character data', 'write what the link points at');
+  return { type: 'link', id, v, href, label };
+}
+
+/** A list: one or more non-blank items; `ordered` is "true" or absent. */
+function convertList(el: XastElement, { path, id, v, a }: Place): ListNode {
+  const ordered = a.ordered;
+  if (ordered !== undefined && ordered !== 'true') {
+    throw schemaError(path, `ordered="${ordered}": the only value is "true"`, 'leave ordered out for a bullet list');
+  }
+  const kids = containerChildren(el, path);
+  if (kids.length === 0) throw schemaError(path, '<list> holds one or more <item>', 'add <item>...</item>');
+  const paths = childPaths(path, el.children);
+  const items = kids.map((k) => {
+    const p = paths.get(k)!;
+    if (k.name !== 'item') {
+      throw schemaError(p, `<list> holds <item> only, not <${k.name}>`, 'wrap the words in <item>');
+    }
+    checkAttributes(k, p);
+    const text = leafText(k, p);
+    if (isBlank(text)) throw schemaError(p, '<item> must not be blank', 'write the item, or drop it');
+    return text;
+  });
+  return { type: 'list', id, v, ordered: ordered === 'true', items };
+}
+
+/** A table: rows of at least 2 cells, every row as wide as the header. */
+function convertTable(el: XastElement, { path, id, v }: Place): TableNode {
+  const kids = containerChildren(el, path);
+  if (kids.length === 0) throw schemaError(path, '<table> holds one or more <row>', 'add <row><cell>..</cell><cell>..</cell></row>');
+  const rowPaths = childPaths(path, el.children);
+  const rows = kids.map((k) => {
+    const p = rowPaths.get(k)!;
+    if (k.name !== 'row') throw schemaError(p, `<table> holds <row> only, not <${k.name}>`, 'wrap the cells in <row>');
+    checkAttributes(k, p);
+    const cellPaths = childPaths(p, k.children);
+    const cells = containerChildren(k, p).map((c) => {
+      const cp = cellPaths.get(c)!;
+      if (c.name !== 'cell') throw schemaError(cp, `<row> holds <cell> only, not <${c.name}>`, 'wrap the value in <cell>');
+      checkAttributes(c, cp);
+      return leafText(c, cp);
+    });
+    if (cells.length < 2) {
+      throw schemaError(p, `a row has at least 2 cells, this one has ${cells.length}`, 'use a <list> or <text> for one column');
+    }
+    return cells;
+  });
+  const width = rows[0]!.length;
+  rows.forEach((r, i) => {
+    if (r.length !== width) {
+      throw schemaError(
+        `${path}/row[${i + 1}]`,
+        `every row has the same cell count: the header has ${width}, this row has ${r.length}`,
+        `give row ${i + 1} exactly ${width} cells (an empty <cell></cell> is allowed)`,
+      );
+    }
+  });
+  return { type: 'table', id, v, rows };
+}
+
+/** A figure: its kind, a one-line caption, and its source text or exactly one `svg` element. */
+function convertFigure(el: XastElement, { path, id, v, a }: Place): FigureNode {
+  const kind = a.kind as FigureKind;
+  if (kind !== 'diagram' && kind !== 'mermaid' && kind !== 'svg') {
+    throw schemaError(path, `kind="${a.kind}": the kinds are diagram, mermaid and svg`, 'set kind to diagram, mermaid or svg');
+  }
+  const caption = a.caption;
+  if (caption !== undefined && (isBlank(caption) || caption.includes('\n'))) {
+    throw schemaError(path, 'a caption is one line and not blank', 'shorten the caption to one line, or leave it out');
+  }
+  const base = { type: 'figure' as const, id, v, kind, ...(caption !== undefined ? { caption } : {}) };
+  if (kind === 'svg') {
+    const kids = containerChildren(el, path);
+    const first = kids[0];
+    if (kids.length !== 1 || !first || first.name !== 'svg') {
+      throw schemaError(
+        path,
+        `a figure of kind svg holds exactly one <svg> element, found ${kids.map((k) => `<${k.name}>`).join(', ') || 'none'}`,
+        'put one <svg xmlns="http://www.w3.org/2000/svg"> element inside the figure',
+      );
+    }
+    const svgPath = `${path}/svg`;
+    if (first.attributes.xmlns !== SVG_NS) {
+      throw schemaError(svgPath, `<svg> is in the SVG namespace: xmlns="${SVG_NS}"`, `add xmlns="${SVG_NS}" to <svg>`);
+    }
+    return { ...base, source: '', svg: normalizeSvg(first, svgPath) };
+  }
+  const source = leafText(el, path);
+  if (isBlank(source)) throw schemaError(path, `a ${kind} figure needs its source text`, 'write the source inside <figure>');
+  return { ...base, source };
+}
+
 /**
- * Convert one node element into a typed node, checking schema v2 (design section 2).
+ * One converter per node type, keyed by the element's name: the compiler refuses a table that
+ * lacks one, as it does for the renderers' tables (`docs/projections.md`, "How the renderers are
+ * built").
+ */
+const CONVERTERS: { readonly [T in NodeType]: Converter<T> } = {
+  section: convertSection,
+  text: convertText,
+  list: convertList,
+  table: convertTable,
+  figure: convertFigure,
+  link: convertLink,
+  question: convertQuestion,
+};
+
+/** The node types, in the order of the table above (and of schema v2's table). */
+const NODE_TYPES = Object.keys(CONVERTERS) as NodeType[];
+
+/**
+ * Convert one node element into a typed node, checking schema v2 (`docs/schema.md`) by the
+ * converter of its type.
  *
  * @param el - a xast element named like a node type
  * @param path - the element's path, for example `/canvas/section[@id='s1']/text[2]`
@@ -174,8 +357,7 @@ function readId(el: XastElement, path: string, ctx: ConvertContext, top: boolean
  *   inside a section; `PAYLOAD_CHILDREN` for a payload section with children
  */
 export function convertElement(el: XastElement, path: string, depth: number, ctx: ConvertContext, top = false): CanvasNode {
-  const name = el.name as NodeType;
-  if (!NODE_TYPES.includes(name)) {
+  if (!Object.hasOwn(CONVERTERS, el.name)) {
     const where = ['item', 'row', 'cell', 'canvas'].includes(el.name)
       ? `<${el.name}> cannot stand here`
       : `unknown element <${el.name}>`;
@@ -190,139 +372,7 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
   const { id, v } = readId(el, path, ctx, top);
   const a: Record<string, string | undefined> = {};
   for (const [k, value] of Object.entries(el.attributes)) if (typeof value === 'string') a[k] = value;
-  switch (name) {
-    case 'section': {
-      const title = a.title ?? '';
-      if (isBlank(title) || title.includes('\n')) {
-        throw schemaError(path, 'a section title is one line and not blank', 'give the section a one-line title');
-      }
-      if (depth > 2) {
-        throw new CanvasError(
-          'NESTING',
-          `${path}: a section inside a section holds no section (sections nest one level)`,
-          'put this section at the root or in a root-level section',
-          { path },
-        );
-      }
-      const kids = containerChildren(el, path);
-      if (ctx.mode === 'payload' && top && kids.length > 0) {
-        throw new CanvasError(
-          'PAYLOAD_CHILDREN',
-          `${path}: a section payload has ${kids.length} child element(s); a section is born empty and its title is replaced alone`,
-          'send <section title="..."></section>, then insert each child with its own insert --into',
-          { path, children: kids.length },
-        );
-      }
-      const paths = childPaths(path, el.children);
-      const children = kids.map((k) => convertElement(k, paths.get(k)!, depth + 1, ctx));
-      return { type: 'section', id, v, title, children };
-    }
-    case 'text': {
-      const text = leafText(el, path);
-      if (isBlank(text)) throw schemaError(path, '<text> must not be blank', 'write the paragraph, or remove the node');
-      return { type: 'text', id, v, text };
-    }
-    case 'question': {
-      const answered = a.answered;
-      if (answered !== undefined && answered !== 'true') {
-        throw schemaError(path, `answered="${answered}": the only value is "true"`, 'leave answered out for an open question');
-      }
-      const text = leafText(el, path);
-      if (isBlank(text)) throw schemaError(path, '<question> must not be blank', 'write the question');
-      return { type: 'question', id, v, answered: answered === 'true', text };
-    }
-    case 'link': {
-      const href = a.href ?? '';
-      if (isBlank(href) || href.includes('\n')) {
-        throw schemaError(path, 'href is one line and not blank', 'give the link its address');
-      }
-      const label = leafText(el, path);
-      if (isBlank(label)) throw schemaError(path, '<link> needs a label as its character data', 'write what the link points at');
-      return { type: 'link', id, v, href, label };
-    }
-    case 'list': {
-      const ordered = a.ordered;
-      if (ordered !== undefined && ordered !== 'true') {
-        throw schemaError(path, `ordered="${ordered}": the only value is "true"`, 'leave ordered out for a bullet list');
-      }
-      const kids = containerChildren(el, path);
-      if (kids.length === 0) throw schemaError(path, '<list> holds one or more <item>', 'add <item>...</item>');
-      const paths = childPaths(path, el.children);
-      const items = kids.map((k) => {
-        const p = paths.get(k)!;
-        if (k.name !== 'item') {
-          throw schemaError(p, `<list> holds <item> only, not <${k.name}>`, 'wrap the words in <item>');
-        }
-        checkAttributes(k, p);
-        const text = leafText(k, p);
-        if (isBlank(text)) throw schemaError(p, '<item> must not be blank', 'write the item, or drop it');
-        return text;
-      });
-      return { type: 'list', id, v, ordered: ordered === 'true', items };
-    }
-    case 'table': {
-      const kids = containerChildren(el, path);
-      if (kids.length === 0) throw schemaError(path, '<table> holds one or more <row>', 'add <row><cell>..</cell><cell>..</cell></row>');
-      const rowPaths = childPaths(path, el.children);
-      const rows = kids.map((k) => {
-        const p = rowPaths.get(k)!;
-        if (k.name !== 'row') throw schemaError(p, `<table> holds <row> only, not <${k.name}>`, 'wrap the cells in <row>');
-        checkAttributes(k, p);
-        const cellPaths = childPaths(p, k.children);
-        const cells = containerChildren(k, p).map((c) => {
-          const cp = cellPaths.get(c)!;
-          if (c.name !== 'cell') throw schemaError(cp, `<row> holds <cell> only, not <${c.name}>`, 'wrap the value in <cell>');
-          checkAttributes(c, cp);
-          return leafText(c, cp);
-        });
-        if (cells.length < 2) {
-          throw schemaError(p, `a row has at least 2 cells, this one has ${cells.length}`, 'use a <list> or <text> for one column');
-        }
-        return cells;
-      });
-      const width = rows[0]!.length;
-      rows.forEach((r, i) => {
-        if (r.length !== width) {
-          throw schemaError(
-            `${path}/row[${i + 1}]`,
-            `every row has the same cell count: the header has ${width}, this row has ${r.length}`,
-            `give row ${i + 1} exactly ${width} cells (an empty <cell></cell> is allowed)`,
-          );
-        }
-      });
-      return { type: 'table', id, v, rows };
-    }
-    case 'figure': {
-      const kind = a.kind as FigureKind;
-      if (kind !== 'diagram' && kind !== 'mermaid' && kind !== 'svg') {
-        throw schemaError(path, `kind="${a.kind}": the kinds are diagram, mermaid and svg`, 'set kind to diagram, mermaid or svg');
-      }
-      const caption = a.caption;
-      if (caption !== undefined && (isBlank(caption) || caption.includes('\n'))) {
-        throw schemaError(path, 'a caption is one line and not blank', 'shorten the caption to one line, or leave it out');
-      }
-      const base = { type: 'figure' as const, id, v, kind, ...(caption !== undefined ? { caption } : {}) };
-      if (kind === 'svg') {
-        const kids = containerChildren(el, path);
-        const first = kids[0];
-        if (kids.length !== 1 || !first || first.name !== 'svg') {
-          throw schemaError(
-            path,
-            `a figure of kind svg holds exactly one <svg> element, found ${kids.map((k) => `<${k.name}>`).join(', ') || 'none'}`,
-            'put one <svg xmlns="http://www.w3.org/2000/svg"> element inside the figure',
-          );
-        }
-        const svgPath = `${path}/svg`;
-        if (first.attributes.xmlns !== SVG_NS) {
-          throw schemaError(svgPath, `<svg> is in the SVG namespace: xmlns="${SVG_NS}"`, `add xmlns="${SVG_NS}" to <svg>`);
-        }
-        return { ...base, source: '', svg: normalizeSvg(first, svgPath) };
-      }
-      const source = leafText(el, path);
-      if (isBlank(source)) throw schemaError(path, `a ${kind} figure needs its source text`, 'write the source inside <figure>');
-      return { ...base, source };
-    }
-  }
+  return (CONVERTERS[el.name as NodeType] as Converter<NodeType>)(el, { path, depth, ctx, top, id, v, a });
 }
 
 /**
