@@ -63,11 +63,11 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<str
   try {
     const { ledger, why, author } = checkCommon(req);
     const hash = createHash('sha256').update(JSON.stringify({ ledger, why, ...request })).digest('hex').slice(0, 32);
-    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request: hash, common: req }, async (ctx, current) => {
+    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request: hash, common: req }, async (ctx) => {
       await requireOwner(ctx);
       const replay = replayKey(ctx);
       if (replay) return replay;
-      await checkWorkingFile(ctx, current);
+      await checkWorkingFile(ctx);
       const { grants, trailer } = change(await currentGrants(ctx), ctx);
       if (owners(grants).length === 0) {
         throw new CanvasError(

@@ -36,7 +36,8 @@ import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { type Grants, type Role, roleOf } from './role.js';
 import { rejectionOf } from './rejection-of.js';
-import { readWorkingFile, writeWorkingFile } from './working-file.js';
+import { checkWorkingFiles } from './check-working-files.js';
+import { writeWorkingFile } from './working-file.js';
 import type { Workspace } from './workspace.js';
 import { writeObject } from './write-object.js';
 import { writeTree } from './write-tree.js';
@@ -177,30 +178,15 @@ async function recover(ctx: EditContext): Promise<void> {
   }
 }
 
-/** Refuse a working file edited outside the tool; accept one lagging one revision behind (design section 4). */
-export async function checkWorkingFile(ctx: EditContext, current: Buffer | null): Promise<void> {
-  const path = `${ctx.ledger}.xml`;
-  const file = readWorkingFile(ctx.ws.repo, path);
-  if (file === null) return;
-  if (current && file.equals(current)) return;
-  if (!current && ctx.revision === null) {
-    throw new CanvasError(
-      'DIRTY_WORKTREE',
-      `${join(ctx.ws.repo, path)} exists but no canvas ${ctx.ledger} was ever created; it was written outside the tool`,
-      `move the file away (it is left as it is), then run canvas create ${ctx.ledger}`,
-      { file: join(ctx.ws.repo, path) },
-    );
-  }
-  const rev = ctx.revision ? await ctx.reader.commit(ctx.revision) : null;
-  const previous = rev?.trailers['Canvas-Previous'];
-  const before = previous ? await ctx.reader.file(previous, path) : null;
-  if (before && file.equals(before)) return;
-  throw new CanvasError(
-    'DIRTY_WORKTREE',
-    `${join(ctx.ws.repo, path)} was edited outside the tool: it matches neither revision ${(ctx.revision ?? '').slice(0, 12)} nor the one before; it is left as it is`,
-    `save your change elsewhere, restore the file with \`git -C ${ctx.ws.repo} show refs/canvas/${ctx.ledger}:${path} > ${join(ctx.ws.repo, path)}\`, then make the change with canvas replace/insert`,
-    { file: join(ctx.ws.repo, path) },
-  );
+/**
+ * Refuse a working file edited outside the tool; repair one a crash left lagging one revision
+ * behind (docs/store.md, "Concurrency and crashes"): every file the canvas's latest commit may
+ * have touched, not only the canvas file.
+ *
+ * @throws CanvasError `DIRTY_WORKTREE`
+ */
+export async function checkWorkingFile(ctx: EditContext): Promise<void> {
+  await checkWorkingFiles(ctx.reader, ctx.ws.repo, ctx.ledger, ctx.revision);
 }
 
 /** The nodes a write checks against its base (design section 5). */
@@ -277,7 +263,7 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
     if ('payload' in spec) await checkFigures(spec.payload);
     // An approval's request names its proposal, so a key replays only the approval it was used for.
     const request = requestHash(ledger, spec, common) + (hooks.approval ? `:${hooks.approval.proposal}` : '');
-    return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx, current) => underLock(ctx, current, hooks, base));
+    return await runLocked(ws, { ledger, why, author, spec, request, common }, (ctx) => underLock(ctx, hooks, base));
   } catch (e) {
     return rejectionOf(e);
   }
@@ -415,7 +401,7 @@ function toSpec(input: EditInput): EditSpec {
   return { ...input, payload } as EditSpec;
 }
 
-async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
+async function underLock(ctx: EditContext, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
   const { reader, ledger, spec } = ctx;
   // Roles (design section 6): the creator is owner; no default role. Editors and owners apply;
   // a commenter's node edit becomes a proposal; a viewer's write is rejected.
@@ -448,7 +434,7 @@ async function underLock(ctx: EditContext, current: Buffer | null, hooks: EditHo
   if (replay) return replay;
   // An approval: the proposal must still be open, checked before anything else about the edit.
   const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
-  await checkWorkingFile(ctx, current);
+  await checkWorkingFile(ctx);
   // Staleness (design section 5).
   let since: CanvasCommit[] = [];
   let baseSha: string | null = null;

@@ -147,7 +147,7 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
   try {
     const { ledger, why, author } = checkCommon(req);
     const request = createHash('sha256').update(JSON.stringify({ op: 'reject', ledger, why, proposal: req.proposal })).digest('hex').slice(0, 32);
-    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request, common: req }, async (ctx, current) => {
+    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request, common: req }, async (ctx) => {
       const role = await roleFor(ctx, author.who);
       if (role === null) throw noRole(ctx, 'editor');
       if (role !== 'editor' && role !== 'owner') {
@@ -158,7 +158,7 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
       }
       const replay = replayKey(ctx);
       if (replay) return replay;
-      await checkWorkingFile(ctx, current);
+      await checkWorkingFile(ctx);
       const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
       if (!p) throw notFound(ledger, req.proposal);
       if (p.status !== 'open') throw decided(p);

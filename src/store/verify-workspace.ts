@@ -454,7 +454,8 @@ async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string,
     const have = readWorkingFile(ws.repo, path);
     if (want && have?.equals(want)) continue;
     // Lagging by one revision (a write cut short after its commit): repair it.
-    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : /^access\/(.*)\.json$/.exec(path)?.[1];
+    const m = /^access\/([^/]+)\.json$|^proposals\/([^/]+)\/[0-9a-f]{10}\.json$/.exec(path);
+    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : (m?.[1] ?? m?.[2]);
     const revision = ledger ? await reader.revision(ledger) : null;
     const rc = revision ? await reader.commit(revision) : null;
     const previous = rc?.trailers['Canvas-Previous'];
