@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
+import { noSpace } from '../store/no-space.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
 import { registerCheckCommand } from './commands/check-command.js';
@@ -56,6 +57,20 @@ export function buildProgram(command?: string): Command {
 }
 
 /**
+ * An error that is not a CanvasError, as `INTERNAL` (docs/errors.md): its message alone, and the
+ * stack trace only when `CANVAS_DEBUG=1` asks for it.
+ */
+function internalError(e: unknown): CanvasError {
+  const debug = process.env.CANVAS_DEBUG === '1';
+  const text = e instanceof Error ? (debug && e.stack ? e.stack : e.message || String(e)) : String(e);
+  return new CanvasError(
+    'INTERNAL',
+    text,
+    debug ? 'this is a bug; please report it with the command that caused it' : 'this is a bug; run it again with CANVAS_DEBUG=1 for the stack trace and report it with the command',
+  );
+}
+
+/**
  * Run the CLI: parse, call one store/render/site function, print; the single catch maps an
  * error's code to its exit code (STYLE habit 5).
  */
@@ -84,7 +99,7 @@ export async function main(argv: string[]): Promise<number> {
       printError(e, json);
       return exitCodeFor(e.kind);
     }
-    const err = new CanvasError('INTERNAL', (e as Error)?.stack ?? String(e), 'this is a bug; please report it with the command that caused it');
+    const err = noSpace(e) ?? internalError(e);
     printError(err, json);
     return 1;
   }

@@ -8,12 +8,14 @@
  * - Any other refusal (NO_ROLE, a read of a missing canvas, a workspace mismatch on a read):
  *   `{"error":{"code","message","hint"[,"data"]}}`, `isError: false`: it is a clear answer to the
  *   call, not a failure of the server.
- * - A fault of the server itself (git failed, the lock timed out, a bug): the same error JSON
- *   with `isError: true`. Only these are `isError: true` (besides the SDK's own refusal of
+ * - A fault of the server itself (git failed, the lock timed out, a full disk, a bug): the same
+ *   error JSON with `isError: true`, and one line on stderr (a stack trace only with
+ *   `CANVAS_DEBUG=1`). Only these are `isError: true` (besides the SDK's own refusal of
  *   arguments that do not match a tool's input schema).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
+import { noSpace } from '../store/no-space.js';
 import type { Outcome, Rejected } from '../store/outcome.js';
 
 /** A result of one text content. */
@@ -45,8 +47,11 @@ export function errorResult(e: unknown): CallToolResult {
     const error = { code: e.code, message: e.message, hint: e.hint, ...(Object.keys(e.data).length > 0 ? { data: e.data } : {}) };
     return textResult(JSON.stringify({ error }), fault);
   }
-  process.stderr.write(`canvas mcp: INTERNAL: ${(e as Error)?.stack ?? String(e)}\n`);
+  const full = noSpace(e);
+  if (full) return errorResult(full);
+  const debug = process.env.CANVAS_DEBUG === '1';
   const message = (e as Error)?.message || String(e);
+  process.stderr.write(`canvas mcp: INTERNAL: ${debug ? ((e as Error)?.stack ?? message) : message}\n`);
   return textResult(JSON.stringify({ error: { code: 'INTERNAL', message, hint: 'this is a bug in the canvas server; report it with the call that caused it' } }), true);
 }
 

@@ -57,6 +57,7 @@ export type ErrorCode =
   | 'BAD_OUT_DIR'
   | 'GIT_FAILED'
   | 'GIT_HELPER_FAILED'
+  | 'NO_SPACE'
   | 'INTERNAL'
   | 'ROW_BODY_REQUIRED'
   | 'PUBLISH_TARGET'
@@ -126,6 +127,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BAD_OUT_DIR: 'rejected',
   GIT_FAILED: 'internal',
   GIT_HELPER_FAILED: 'internal',
+  NO_SPACE: 'internal',
   INTERNAL: 'internal',
   ROW_BODY_REQUIRED: 'rejected',
   PUBLISH_TARGET: 'rejected',

@@ -37,6 +37,7 @@ import { withRepoLock } from './repo-lock.js';
 import { type Grants, type Role, roleOf } from './role.js';
 import { rejectionOf } from './rejection-of.js';
 import { checkWorkingFiles } from './check-working-files.js';
+import { noSpace } from './no-space.js';
 import { writeWorkingFile } from './working-file.js';
 import type { Workspace } from './workspace.js';
 import { writeObject } from './write-object.js';
@@ -708,20 +709,51 @@ export async function commitDocument(
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
-  await ctx.refs.move([
-    { ref: 'refs/heads/main', next: sha, old: ctx.main },
-    { ref: `refs/canvas/${ledger}`, next: sha, old: ctx.revision },
-  ]);
-  // The working files follow the commit; the canvas file is always rewritten, which also
-  // repairs one left lagging by a crash.
-  for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) writeWorkingFile(ws.repo, path, content);
+  try {
+    await ctx.refs.move([
+      { ref: 'refs/heads/main', next: sha, old: ctx.main },
+      { ref: `refs/canvas/${ledger}`, next: sha, old: ctx.revision },
+    ]);
+  } catch (e) {
+    if (!(await mainIs(ws.repo, sha))) refused(e);
+  }
+  // Applied: main moved, and that is the outcome (docs/store.md, "Concurrency and crashes"). The
+  // working files follow the commit (the canvas file is always rewritten); one that cannot be
+  // written (a full disk) is lagging, and the next command repairs it: not this write's failure.
+  for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) {
+    try {
+      writeWorkingFile(ws.repo, path, content);
+    } catch {
+      // lagging: repaired by the next write or `canvas verify`
+    }
+  }
   const docBlob = changes.get(`${ledger}.xml`);
   if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
   const facts = ctx.facts ?? emptyFacts();
   foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
   saveFacts(reader, ledger, facts);
   if (sha.startsWith('00')) {
-    await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true });
+    await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true }).catch(() => {});
   }
   return sha;
+}
+
+/** Whether `main` is at a commit, read afresh from the repository. */
+async function mainIs(repo: string, sha: string): Promise<boolean> {
+  const { stdout } = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'refs/heads/main'], { allowFail: true });
+  return stdout.trim() === sha;
+}
+
+/**
+ * A ref update that ended without moving `main`: nothing was applied (git moves `main` first,
+ * then the canvas ref). Lack of space, which git reports only on stderr, is said as such
+ * (`NO_SPACE`); anything else (a ref another writer moved: `REF_MOVED`) is thrown as the ref
+ * update classified it.
+ *
+ * @param e - what the ref update threw (`REF_MOVED`, `GIT_HELPER_FAILED`, ...)
+ * @throws CanvasError `NO_SPACE`, or `e` itself, always
+ */
+function refused(e: unknown): never {
+  if (!(e instanceof CanvasError) || e.code === 'REF_MOVED') throw e;
+  throw noSpace(String(e.data.stderr ?? e.message)) ?? e;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanvasCommit } from './canvas-commit.js';
 import type { RepoReader } from './repo-reader.js';
@@ -132,12 +132,19 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
   return facts;
 }
 
-/** Write facts to the cache atomically. */
+/**
+ * Write facts to the cache atomically. The cache is only a cache: a write that fails (a full
+ * disk) leaves it as it was and fails nothing else.
+ */
 export function saveFacts(reader: RepoReader, ledger: string, facts: CanvasFacts): void {
   const path = cachePath(reader, ledger);
   const dir = join(reader.ws.repo, '.git', 'canvas-cache');
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(facts));
-  renameSync(tmp, path);
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify(facts));
+    renameSync(tmp, path);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
@@ -45,12 +45,18 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer):
  * @param ledger - the ledger id
  * @param blob - the document's blob sha
  * @param canvas - its tree
+ *
+ * Only a cache: a write that fails (a full disk) leaves it as it was and fails nothing else.
  */
 export function saveCanvasTree(gitDir: string, ledger: string, blob: string, canvas: Canvas): void {
   const dir = join(gitDir, 'canvas-cache');
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
   const path = cachePath(gitDir, ledger);
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ blob, canvas } satisfies TreeCache));
-  renameSync(tmp, path);
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, JSON.stringify({ blob, canvas } satisfies TreeCache));
+    renameSync(tmp, path);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
 }

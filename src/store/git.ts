@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CanvasError } from '../model/canvas-error.js';
+import { noSpace } from './no-space.js';
 
 /** The result of one git process. */
 export interface GitResult {
@@ -60,7 +61,8 @@ export function gitConfigArgs(repo: string): string[] {
  * @param args - git arguments, for example `['update-ref', '--stdin']`
  * @param options - input, extra environment, allowFail
  * @returns stdout, stderr and the exit code
- * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start
+ * @throws CanvasError `GIT_FAILED` when git exits non-zero (unless allowFail) or cannot start;
+ *   `NO_SPACE` when it failed for lack of space
  */
 export function runGit(repo: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
@@ -79,6 +81,11 @@ export function runGit(repo: string, args: readonly string[], options: GitOption
     child.on('close', (code) => {
       const result = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? 1 };
       if (result.code !== 0 && !options.allowFail) {
+        const full = noSpace(result.stderr);
+        if (full) {
+          reject(full);
+          return;
+        }
         reject(
           new CanvasError('GIT_FAILED', `git ${args[0]} failed: ${result.stderr.trim() || `exit ${result.code}`}`, 'run `canvas verify` to check the repository', {
             args,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
+import { noSpace } from './no-space.js';
 
 interface LockContent {
   pid: number;
@@ -44,10 +45,18 @@ function readLock(path: string): LockContent | null {
   }
 }
 
-/** Create `path` atomically with complete content (link of a private file); false if it exists. */
+/**
+ * Create `path` atomically with complete content (link of a private file); false if it exists.
+ * A disk too full for the private file is `NO_SPACE`, and leaves no private file behind.
+ */
 function tryCreate(path: string, content: LockContent): boolean {
   const tmp = `${path}.${process.pid}.${content.nonce}`;
-  writeFileSync(tmp, JSON.stringify(content));
+  try {
+    writeFileSync(tmp, JSON.stringify(content));
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw noSpace(e, path) ?? e;
+  }
   try {
     linkSync(tmp, path);
     return true;

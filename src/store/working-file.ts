@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkRepoPath } from './check-repo-path.js';
+import { noSpace } from './no-space.js';
 
 /**
  * Read a working file of the repository, or null when it does not exist. Never through a link
@@ -24,20 +25,25 @@ export function readWorkingFile(repo: string, path: string): Buffer | null {
  * so a crash leaves the old bytes or the new ones, never a mix. The file and every directory
  * above it are checked first, and the private file is created afresh (never opened through
  * whatever was at its name), so nothing is ever written through a link (docs/store.md, "Where
- * the store writes").
+ * the store writes"). A write that fails leaves the old bytes and no private file behind.
  *
  * @throws CanvasError `UNSAFE_PATH` when the file or a directory above it is a link or not a
- *   regular file or directory
+ *   regular file or directory; `NO_SPACE` naming the file when the disk is full
  */
 export function writeWorkingFile(repo: string, path: string, content: string | Buffer): void {
   const tmpName = `.git/canvas-tmp/${path.replace(/\//g, '__')}.${process.pid}`;
   checkRepoPath(repo, path);
   checkRepoPath(repo, tmpName);
   const tmp = join(repo, tmpName);
-  mkdirSync(dirname(tmp), { recursive: true });
-  rmSync(tmp, { force: true });
-  writeFileSync(tmp, content, { flag: 'wx' });
   const target = join(repo, path);
-  mkdirSync(dirname(target), { recursive: true });
-  renameSync(tmp, target);
+  try {
+    mkdirSync(dirname(tmp), { recursive: true });
+    rmSync(tmp, { force: true });
+    writeFileSync(tmp, content, { flag: 'wx' });
+    mkdirSync(dirname(target), { recursive: true });
+    renameSync(tmp, target);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw noSpace(e, target) ?? e;
+  }
 }

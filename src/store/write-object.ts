@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { noSpace } from './no-space.js';
 
 /** A git object type the store writes. */
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -29,15 +30,21 @@ export function hashObject(type: ObjectType, content: Buffer): string {
  * @param type - blob, tree or commit
  * @param content - the object's bytes
  * @returns the object's sha
+ * @throws CanvasError `NO_SPACE` when the disk is full (the private file is removed)
  */
 export function writeObject(gitDir: string, type: ObjectType, content: Buffer): string {
   const sha = hashObject(type, content);
   const dir = join(gitDir, 'objects', sha.slice(0, 2));
   const path = join(dir, sha.slice(2));
   if (existsSync(path)) return sha;
-  mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
-  writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
-  renameSync(tmp, path);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw noSpace(e, path) ?? e;
+  }
   return sha;
 }
