@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CanvasCommit } from './canvas-commit.js';
 import type { RepoReader } from './repo-reader.js';
+import { removeQuietly } from './remove-quietly.js';
 
 /** An idempotency record: what a key (scoped to the canvas and the who) first did. */
 export interface KeyRecord {
@@ -145,6 +146,6 @@ export function saveFacts(reader: RepoReader, ledger: string, facts: CanvasFacts
     writeFileSync(tmp, JSON.stringify(facts));
     renameSync(tmp, path);
   } catch {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
   }
 }

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { hashObject } from './write-object.js';
+import { removeQuietly } from './remove-quietly.js';
 
 interface TreeCache {
   /** The blob sha of the canvas document this tree was parsed from. */
@@ -57,6 +58,6 @@ export function saveCanvasTree(gitDir: string, ledger: string, blob: string, can
     writeFileSync(tmp, JSON.stringify({ blob, canvas } satisfies TreeCache));
     renameSync(tmp, path);
   } catch {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
   }
 }

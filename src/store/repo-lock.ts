@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
 import { noSpace } from './no-space.js';
+import { removeQuietly } from './remove-quietly.js';
 
 interface LockContent {
   pid: number;
@@ -54,7 +55,7 @@ function tryCreate(path: string, content: LockContent): boolean {
   try {
     writeFileSync(tmp, JSON.stringify(content));
   } catch (e) {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw noSpace(e, path) ?? e;
   }
   try {

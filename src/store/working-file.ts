@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { checkRepoPath } from './check-repo-path.js';
 import { noSpace } from './no-space.js';
+import { removeQuietly } from './remove-quietly.js';
 
 /**
  * Read a working file of the repository, or null when it does not exist. Never through a link
@@ -43,7 +44,7 @@ export function writeWorkingFile(repo: string, path: string, content: string | B
     mkdirSync(dirname(target), { recursive: true });
     renameSync(tmp, target);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw noSpace(e, target) ?? e;
   }
 }

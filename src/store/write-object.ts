@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { noSpace } from './no-space.js';
+import { removeQuietly } from './remove-quietly.js';
 
 /** A git object type the store writes. */
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -43,7 +44,7 @@ export function writeObject(gitDir: string, type: ObjectType, content: Buffer): 
     writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
     renameSync(tmp, path);
   } catch (e) {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw noSpace(e, path) ?? e;
   }
   return sha;
