@@ -11,12 +11,14 @@
 // so a class or a per-process pool exists once. The entry reaches the lazy modules through the
 // lazy bundle's registry (`lazy`), and only when an import() runs.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { build } from 'esbuild';
 
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
+/** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/read-package-version.ts). */
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
 const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check)\//;
 const common = {
@@ -29,7 +31,7 @@ const common = {
   supported: { 'dynamic-import': false },
   external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod', 'openai'],
   // Bundled modules find the package's files (templates, vendored Mermaid) from import.meta.url.
-  define: { 'import.meta.url': '__canvasModuleUrl' },
+  define: { 'import.meta.url': '__canvasModuleUrl', CANVAS_VERSION: JSON.stringify(version) },
   banner: { js: "const __canvasModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
 };

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
+import { readPackageVersion } from '../store/read-package-version.js';
+import { COMMAND_GROUP_NAMES, type CommandGroup } from './command-names.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
 import { registerCheckCommand } from './commands/check-command.js';
@@ -13,25 +15,28 @@ import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { printError } from './output.js';
 
-const VERSION = '0.1.0';
+/** The function registering each group of commands (every group of `COMMAND_GROUP_NAMES`). */
+const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
+  write: registerWriteCommands,
+  read: registerReadCommands,
+  verify: registerVerifyCommand,
+  access: registerAccessCommands,
+  import: registerImportCommand,
+  build: registerBuildCommand,
+  mcp: registerMcpCommand,
+  render: registerRenderCommands,
+  publish: registerPublishCommand,
+  check: registerCheckCommand,
+};
 
 /**
  * Every group of commands with the names it registers. A run that names a command registers only
  * its group (commander's set-up of every command is a measurable part of a read's start-up); a
  * run that names none, or one not listed here, registers them all.
  */
-export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command) => void, names: readonly string[]]> = [
-  [registerWriteCommands, ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze']],
-  [registerReadCommands, ['read', 'history', 'log']],
-  [registerVerifyCommand, ['verify']],
-  [registerAccessCommands, ['grant', 'revoke', 'access', 'proposals', 'approve', 'reject']],
-  [registerImportCommand, ['import']],
-  [registerBuildCommand, ['build']],
-  [registerMcpCommand, ['mcp']],
-  [registerRenderCommands, ['render', 'prompt']],
-  [registerPublishCommand, ['publish']],
-  [registerCheckCommand, ['check']],
-];
+export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command) => void, names: readonly string[]]> = (
+  Object.keys(COMMAND_GROUP_NAMES) as CommandGroup[]
+).map((group) => [REGISTER[group], COMMAND_GROUP_NAMES[group]] as const);
 
 /**
  * Build the `canvas` program.
@@ -42,7 +47,7 @@ export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command
 export function buildProgram(command?: string): Command {
   const program = new Command('canvas')
     .description('One structured canvas per task: edited one node at a time, every edit a git commit with a reason.')
-    .version(VERSION)
+    .version(readPackageVersion())
     .showHelpAfterError(false)
     .configureOutput({ writeErr: () => {}, outputError: () => {} })
     .exitOverride();
@@ -72,7 +77,7 @@ function internalError(e: unknown): CanvasError {
 
 /**
  * Run the CLI: parse, call one store/render/site function, print; the single catch maps an
- * error's code to its exit code (STYLE habit 5).
+ * error's code to its exit code (docs/cli.md, "Exit codes").
  */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');

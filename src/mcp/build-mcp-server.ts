@@ -2,12 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
+import { readPackageVersion } from '../store/read-package-version.js';
 import { resolveWorkspace } from '../store/workspace.js';
 import { guardMessages } from './guard-messages.js';
 import type { ServerContext } from './server-context.js';
-
-/** The server's version, reported in the MCP handshake (the package's version). */
-const VERSION = '0.1.0';
 
 /** Options of `createMcpServer` and `startMcpServer`. */
 export interface CanvasServerOptions {
@@ -46,7 +44,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-check-tools.js'),
   ]);
   const server = new McpServer(
-    { name: 'canvas', version: VERSION },
+    { name: 'canvas', version: readPackageVersion() },
     {
       instructions: [
         `Canvases of one workspace, edited one node at a time; every edit is one commit with a reason. You act as "${options.who}";`,
