@@ -1,5 +1,5 @@
 /**
- * The canvas tree (design section 2, schema v2).
+ * The canvas tree (schema v2, `docs/schema.md`).
  *
  * A canvas is a root holding nodes. A node is a `section` (the only container, one level of
  * nesting) or one of six blocks. Every node has an `id` (`^[a-z][a-z0-9]{1,11}$`) and a version
@@ -7,10 +7,10 @@
  */
 import type { Element as XastElement } from 'xast';
 
-/** The seven node types of schema v2, in the order of the design's table. */
+/** The seven node types of schema v2, in the order of the table in `docs/schema.md`. */
 export type NodeType = 'section' | 'text' | 'list' | 'table' | 'figure' | 'link' | 'question';
 
-/** The three figure kinds (design section 8). */
+/** The three figure kinds (`docs/schema.md`; drawn as `docs/projections.md`, "The page", says). */
 export type FigureKind = 'diagram' | 'mermaid' | 'svg';
 
 /** A `section`: the only container; holds nodes, a section inside a section holds no section. */

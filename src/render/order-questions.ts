@@ -2,8 +2,9 @@ import { indexNodes } from '../model/index-nodes.js';
 import type { Canvas, QuestionNode } from '../model/types.js';
 
 /**
- * The canvas's questions for an index (design section 7): every `question` node and nothing
- * else, open ones first, then answered ones, each group in document order.
+ * The canvas's questions for an index (`docs/projections.md`, "What all three say"): every
+ * `question` node and nothing else, open ones first, then answered ones, each group in document
+ * order.
  *
  * @param canvas - the tree
  * @returns the question nodes in index order

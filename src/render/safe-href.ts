@@ -1,4 +1,4 @@
-/** The schemes a projection turns into a link (design section 7). */
+/** The schemes a projection turns into a link (`docs/projections.md`, "What all three say"). */
 const ALLOWED = ['http', 'https', 'mailto'] as const;
 
 /** Whitespace and control characters: trimmed from the ends, ignored inside when judging. */
@@ -54,11 +54,12 @@ function schemeOf(s: string): string | null {
 }
 
 /**
- * Judge a link's href (design section 7): only `http`, `https` and `mailto` become anchors. The
- * scheme is judged after decoding character references and percent-escapes, removing whitespace
- * and control characters, and case-folding; and the href as written must name the same scheme
- * plainly, so `%6Aavascript:`, `java&#x09;script:`, `JaVaScRiPt:`, ` javascript:` and `data:` are
- * never links, and neither is `https%3A//` (a relative path a browser would resolve elsewhere).
+ * Judge a link's href (`docs/projections.md`, "What all three say"): only `http`, `https` and
+ * `mailto` become anchors. The scheme is judged after decoding character references and
+ * percent-escapes, removing whitespace and control characters, and case-folding; and the href as
+ * written must name the same scheme plainly, so `%6Aavascript:`, `java&#x09;script:`,
+ * `JaVaScRiPt:`, ` javascript:` and `data:` are never links, and neither is `https%3A//` (a
+ * relative path a browser would resolve elsewhere).
  *
  * @param href - the link node's `href`, as stored
  * @returns the href to put in an anchor (whitespace and controls trimmed from its ends), or null

@@ -2,7 +2,8 @@
 const SHORT = 7;
 
 /**
- * Shorten a commit sha for display (design section 7: a crossing shows "its short sha").
+ * Shorten a commit sha for display (`docs/projections.md`, "What all three say": a crossing shows
+ * its short sha).
  *
  * @param sha - a full 40-hex sha
  * @returns its first seven characters

@@ -66,7 +66,7 @@ function sameFiles(dir: string, files: Record<string, string>): boolean {
 }
 
 /**
- * Build the static site (design section 7): every canvas at its revision to
+ * Build the static site (`docs/site.md`): every canvas at its revision to
  * `DIR/<ledger>/index.html`, `comment.md` and `prompt.txt`, plus `DIR/index.html` listing every
  * canvas. Byte-identical output for identical input; incremental through a manifest of what was
  * built from which revision (a canvas whose revision and outputs are unchanged is not rendered

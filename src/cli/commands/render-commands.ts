@@ -54,8 +54,8 @@ async function emit(ws: Workspace, o: GlobalOptions & { output?: string }, facts
 }
 
 /**
- * Register render and prompt (design sections 7 and 10). Reads are not role-gated on the command
- * line; the renderers load only when these commands run, so `canvas read` stays light.
+ * Register render and prompt (`docs/projections.md`; `docs/cli.md`). Reads are not role-gated on
+ * the command line; the renderers load only when these commands run, so `canvas read` stays light.
  */
 export function registerRenderCommands(program: Command): void {
   withGlobal(program.command('render'))

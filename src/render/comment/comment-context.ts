@@ -5,7 +5,7 @@ import type { CanvasNode } from '../../model/types.js';
 /** What every comment handler is given besides its node. */
 export interface CommentContext {
   snapshot: Snapshot;
-  /** The crossings by node id (design section 7). */
+  /** The crossings by node id (`docs/projections.md`, "What all three say"). */
   crossings: ReadonlyMap<string, Crossing>;
   /** The titles of the sections around the node being rendered, outermost first. */
   titles: readonly string[];

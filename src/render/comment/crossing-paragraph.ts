@@ -4,8 +4,9 @@ import { shortSha } from '../short-sha.js';
 import type { CommentContext } from './comment-context.js';
 
 /**
- * The one line a node that crossed between sections carries in the comment (design section 7):
- * the reason of the latest move into its current parent and that commit's short sha.
+ * The one line a node that crossed between sections carries in the comment (`docs/projections.md`,
+ * "What all three say"): the reason of the latest move into its current parent and that commit's
+ * short sha.
  *
  * @param id - the node id
  * @param ctx - the comment context

@@ -69,14 +69,13 @@ const textHandler: Handle = (node: Text, _parent, state: State, info) => state.s
 const WORD_INITIAL_AT = { character: '@', before: '^|[^\\p{L}\\p{N}\\p{M}._%+\\-]', unicode: true };
 
 /**
- * Render a snapshot as the ledger row's Basecamp comment (design section 7): an mdast tree
- * serialized by mdast-util-to-markdown. Block-level Markdown only: paragraphs, bullet lists
- * (numbered for an ordered list), and fenced code for a figure's source. Section titles are bold
- * lines; a table is unfolded into its header line and one bullet per row; no raw HTML anywhere
- * (text that looks like HTML comes out escaped), and no word-initial `@` that could mention
- * someone (written `\@`). It carries the revision exactly as the page
- * shows it, the frozen marker, the last edit, the question index, each question's marker, and
- * each crossing's reason and short sha.
+ * Render a snapshot as the ledger row's Basecamp comment (`docs/projections.md`, "The comment"): an
+ * mdast tree serialized by mdast-util-to-markdown. Block-level Markdown only: paragraphs, bullet
+ * lists (numbered for an ordered list), and fenced code for a figure's source. Section titles are
+ * bold lines; a table is unfolded into its header line and one bullet per row; no raw HTML anywhere
+ * (text that looks like HTML comes out escaped), and no word-initial `@` that could mention someone
+ * (written `\@`). It carries the revision exactly as the page shows it, the frozen marker, the last
+ * edit, the question index, each question's marker, and each crossing's reason and short sha.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
  * @returns the Markdown, ending in a line feed; the same snapshot gives the same bytes

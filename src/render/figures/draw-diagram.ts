@@ -251,12 +251,12 @@ function layoutSafely(diagram: Diagram, nodeText: Map<string, WrappedLabel>, edg
 }
 
 /**
- * Draw a Canvas Diagram 1 source as an SVG element (design section 8): laid out in process by
- * dagre, groups as labelled boxes, edges as paths (`->` with an arrowhead, `--` without), every
- * label a text node (so serializing escapes it). Deterministic: the same source and options give
- * the same tree and, through hast-util-to-html, the same bytes; coordinates are rounded to 0.1 px.
- * Colours are presentation attributes, which page CSS may override through the classes
- * `canvas-diagram`, `diagram-node`, `diagram-edge`, `diagram-group`.
+ * Draw a Canvas Diagram 1 source as an SVG element (`docs/diagram.md`, "Drawing"): laid out in
+ * process by dagre, groups as labelled boxes, edges as paths (`->` with an arrowhead, `--`
+ * without), every label a text node (so serializing escapes it). Deterministic: the same source and
+ * options give the same tree and, through hast-util-to-html, the same bytes; coordinates are
+ * rounded to 0.1 px. Colours are presentation attributes, which page CSS may override through the
+ * classes `canvas-diagram`, `diagram-node`, `diagram-edge`, `diagram-group`.
  *
  * @param source - the figure's source text
  * @param options - `idPrefix` for the ids inside (default `diagram-`), `label` for `aria-label`

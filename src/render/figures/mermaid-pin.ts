@@ -1,7 +1,7 @@
 /**
- * The one Mermaid build a page may load (design section 8): an exact version from one CDN, the
- * integrity hash of its entry module, and the chunk folder its entry imports from. Changing the
- * version means changing all of it here, and nowhere else.
+ * The one Mermaid build a page may load (`docs/projections.md`, "The page"): an exact version from
+ * one CDN, the integrity hash of its entry module, and the chunk folder its entry imports from.
+ * Changing the version means changing all of it here, and nowhere else.
  *
  * The SRI was computed from the npm tarball of mermaid 12.3.0 (`npm pack mermaid@12.3.0`,
  * `openssl dgst -sha384 -binary dist/mermaid.esm.min.mjs | openssl base64 -A`); jsDelivr's `/npm/`

@@ -57,8 +57,8 @@ function toHast(e: globalThis.Element, prefix: string): Element {
 }
 
 /**
- * Sanitize a stored SVG figure again for a page (design section 8, defence in depth) and isolate
- * its ids: every `id` inside gets `idPrefix`, and every local reference (`href="#x"`,
+ * Sanitize a stored SVG figure again for a page (`docs/svg.md`, "Rendering": defence in depth) and
+ * isolate its ids: every `id` inside gets `idPrefix`, and every local reference (`href="#x"`,
  * `xlink:href="#x"`, `url(#x)` in any attribute, ARIA id lists) is rewritten to match, dangling
  * ones included, so the SVG can neither collide with nor point at the page's ids. Uses the same
  * hardened DOMPurify as the write-time check, one jsdom window per process, loaded on first use.

@@ -16,14 +16,14 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
 }
 
 /**
- * Derive the page's Content-Security-Policy from the page itself (design section 7): it allows
- * only what the tree uses. `default-src 'none'`; `style-src` the sha256 of each inline stylesheet
- * (and of each style attribute, with `'unsafe-hashes'`, should a drawing carry one); `img-src
- * data:` only when an image uses a data URL; `script-src` only on a page with a Mermaid figure:
- * the hash of the inline start-up module, the pinned entry URL and its pinned chunk folder, and
- * then `style-src 'unsafe-inline'`, because Mermaid injects styles that cannot be hashed ahead of
- * time (a hash in the same directive would switch `'unsafe-inline'` off). `base-uri` and
- * `form-action` are closed too (`default-src` does not cover them).
+ * Derive the page's Content-Security-Policy from the page itself (`docs/projections.md`, "The
+ * page"): it allows only what the tree uses. `default-src 'none'`; `style-src` the sha256 of each
+ * inline stylesheet (and of each style attribute, with `'unsafe-hashes'`, should a drawing carry
+ * one); `img-src data:` only when an image uses a data URL; `script-src` only on a page with a
+ * Mermaid figure: the hash of the inline start-up module, the pinned entry URL and its pinned chunk
+ * folder, and then `style-src 'unsafe-inline'`, because Mermaid injects styles that cannot be
+ * hashed ahead of time (a hash in the same directive would switch `'unsafe-inline'` off).
+ * `base-uri` and `form-action` are closed too (`default-src` does not cover them).
  *
  * @param tree - the finished page, without the CSP meta
  * @param options - `mermaid`: whether the page loads the Mermaid module

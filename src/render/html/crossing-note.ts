@@ -5,9 +5,9 @@ import { shortSha } from '../short-sha.js';
 import type { PageContext } from './page-context.js';
 
 /**
- * The one note a node that crossed between sections shows (design section 7): the reason of the
- * latest move into its current parent, with that commit's short sha. Nodes that never crossed
- * show none.
+ * The one note a node that crossed between sections shows (`docs/projections.md`, "What all three
+ * say"): the reason of the latest move into its current parent, with that commit's short sha. Nodes
+ * that never crossed show none.
  *
  * @param id - the node id
  * @param ctx - the page context (its crossings)

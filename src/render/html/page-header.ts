@@ -5,9 +5,9 @@ import { describeEdit } from '../describe-edit.js';
 import { shortSha } from '../short-sha.js';
 
 /**
- * The page header (design section 7): the ledger id, the revision rendered, the frozen marker
- * ("frozen at <revision>: <reason>") when the canvas was frozen, and the last edit with its
- * author, op, node, date and reason.
+ * The page header (`docs/projections.md`, "The page"): the ledger id, the revision rendered, the
+ * frozen marker ("frozen at <revision>: <reason>") when the canvas was frozen, and the last edit
+ * with its author, op, node, date and reason.
  *
  * @param snapshot - the snapshot rendered
  * @returns the `header` element

@@ -5,7 +5,7 @@ import { orderQuestions } from '../order-questions.js';
 import { questionMarker } from '../question-marker.js';
 
 /**
- * The question index (design section 7): the element `id="questions"` holding one
+ * The question index (`docs/projections.md`, "The page"): the element `id="questions"` holding one
  * `<a href="#<id>">` per question node (open ones first, then answered) and no other link.
  *
  * @param canvas - the tree

@@ -8,7 +8,10 @@ import { renderLines } from './render-lines.js';
 import type { TextContext } from './text-context.js';
 import { isolateBidi } from '../isolate-bidi.js';
 
-/** The budget of a canvas in a prompt (design section 7): characters of `canvas read` output. */
+/**
+ * The budget of a canvas in a prompt (`docs/projections.md`, "The prompt"): characters of `canvas
+ * read` output.
+ */
 const BUDGET = 20_000;
 
 /** How many recent edits a prompt shows by default. */
@@ -30,8 +33,8 @@ function charCount(s: string): number {
 }
 
 /**
- * Measure a snapshot the way the budget is written (design section 7): the `canvas read` output,
- * the `Canvas-Base:` line plus the canonical XML.
+ * Measure a snapshot the way the budget is written (`docs/projections.md`, "The prompt"): the
+ * `canvas read` output, the `Canvas-Base:` line plus the canonical XML.
  *
  * @param snapshot - the snapshot
  * @returns its size in characters (code points)
@@ -41,12 +44,12 @@ function readSize(snapshot: Snapshot): number {
 }
 
 /**
- * Render what a step gets instead of the conversation (design section 7): the revision to write
- * against (`Canvas-Base: <sha>`), the discipline (one node per edit, a reason that says why, never
- * quietly answer an open question) with the open questions listed, the document as readable text
- * with node ids, and the last N edits with their reasons. A canvas over the budget (measured on
- * the `canvas read` output) is sent whole, with a notice at the top that resolving it is the
- * step's first work; nothing is ever truncated.
+ * Render what a step gets instead of the conversation (`docs/projections.md`, "The prompt"): the
+ * revision to write against (`Canvas-Base: <sha>`), the discipline (one node per edit, a reason
+ * that says why, never quietly answer an open question) with the open questions listed, the
+ * document as readable text with node ids, and the last N edits with their reasons. A canvas over
+ * the budget (measured on the `canvas read` output) is sent whole, with a notice at the top that
+ * resolving it is the step's first work; nothing is ever truncated.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`, with `edits` at
  *   least the number shown here)

@@ -3,7 +3,7 @@ import type { CanvasNode } from '../../model/types.js';
 
 /** What every prompt handler is given besides its node. */
 export interface TextContext {
-  /** The crossings by node id (design section 7). */
+  /** The crossings by node id (`docs/projections.md`, "What all three say"). */
   crossings: ReadonlyMap<string, Crossing>;
   /** Section nesting of the node: 0 at the top level. */
   depth: number;

@@ -10,9 +10,9 @@ import { isolateBidi } from '../../isolate-bidi.js';
 const LANG = { diagram: 'text', mermaid: 'mermaid', svg: 'xml' } as const;
 
 /**
- * A figure in the comment (design section 7): a comment cannot show the picture, so a label line
- * (the kind and the caption) and the source in a fenced code block; an `svg` figure's source is
- * its markup.
+ * A figure in the comment (`docs/projections.md`, "The comment"): a comment cannot show the
+ * picture, so a label line (the kind and the caption) and the source in a fenced code block; an
+ * `svg` figure's source is its markup.
  *
  * @param node - the figure node
  * @param ctx - the comment context

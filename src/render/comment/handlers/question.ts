@@ -5,7 +5,8 @@ import type { CommentContext } from '../comment-context.js';
 import { crossingParagraph } from '../crossing-paragraph.js';
 
 /**
- * A question in the comment (design section 7): its marker in bold, its id, its text.
+ * A question in the comment (`docs/projections.md`, "The comment"): its marker in bold, its id, its
+ * text.
  *
  * @param node - the question node
  * @param ctx - the comment context

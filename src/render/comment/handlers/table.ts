@@ -12,8 +12,9 @@ function joined(cells: readonly string[]): Text[] {
 }
 
 /**
- * A table in the comment, unfolded (design section 7: the Markdown table extension is off in a
- * comment): its header line in bold, then one bullet per row, cells joined by ` | `.
+ * A table in the comment, unfolded (`docs/projections.md`, "The comment": the Markdown table
+ * extension is off in a comment): its header line in bold, then one bullet per row, cells joined by
+ * ` | `.
  *
  * @param node - the table node
  * @param ctx - the comment context

@@ -7,9 +7,9 @@ import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
- * Render a link (design section 7): an anchor with `rel="noopener noreferrer"` when its scheme
- * is `http`, `https` or `mailto` (judged by {@link safeHref}); otherwise the label and the href
- * shown as code, never an anchor.
+ * Render a link (`docs/projections.md`, "What all three say"): an anchor with `rel="noopener
+ * noreferrer"` when its scheme is `http`, `https` or `mailto` (judged by {@link safeHref});
+ * otherwise the label and the href shown as code, never an anchor.
  *
  * @param node - the link node
  * @param ctx - the page context

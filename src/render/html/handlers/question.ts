@@ -7,8 +7,8 @@ import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
- * Render a question (design section 7): the element carries the class `question` (and `open` or
- * `answered`) and a visible marker, so an open question is loud.
+ * Render a question (`docs/projections.md`, "The page"): the element carries the class `question`
+ * (and `open` or `answered`) and a visible marker, so an open question is loud.
  *
  * @param node - the question node
  * @param ctx - the page context
