@@ -1,6 +1,6 @@
-// The golden runner (STYLE habit 7): every case under snapshots/ is built, rendered three ways,
-// and compared byte for byte. A missing golden is written; UPDATE=1 rewrites them all. Golden
-// diffs are reviewed like code.
+// The golden runner (docs/projections.md, "Goldens"): every case under snapshots/ is built,
+// rendered three ways, and compared byte for byte. A missing golden is written; UPDATE=1 rewrites
+// them all. Golden diffs are reviewed like code.
 //
 // One golden page keeps the stylesheet inline (WHOLE); every other golden page holds the page
 // with the stylesheet's text replaced by CSS_MARKER, and its hash in the Content-Security-Policy

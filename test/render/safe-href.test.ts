@@ -1,6 +1,6 @@
-// Link safety (design section 7): only http, https and mailto become anchors, the scheme judged
-// after decoding, trimming and case-folding; anything else is shown as code (page) or text
-// (comment), never a link.
+// Link safety (docs/projections.md, "What all three say"): only http, https and mailto become
+// anchors, the scheme judged after decoding, trimming and case-folding; anything else is shown as
+// code (page) or text (comment), never a link.
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/render/comment/render-comment.js';

@@ -1,9 +1,10 @@
-// The page in a real browser (design sections 7 and 8). The pinned Mermaid module, served from the
-// package's own files in place of the CDN (scripts/vendor-mermaid.sh fetches them; .ci/run runs
-// it), draws the escaped source under the page's own Content-Security-Policy, with its integrity
-// hash checked; a wrong hash blocks it; offline the source stays readable; a source that tries to
-// close its <pre> runs nothing. The stylesheet applies under its hash, on a phone, in dark mode and
-// on paper. Every request is answered by the test: nothing leaves the machine.
+// The page in a real browser (docs/projections.md, "The page" and "Goldens"). The pinned Mermaid
+// module, served from the package's own files in place of the CDN (scripts/vendor-mermaid.sh
+// fetches them; .ci/run runs it), draws the escaped source under the page's own
+// Content-Security-Policy, with its integrity hash checked; a wrong hash blocks it; offline the
+// source stays readable; a source that tries to close its <pre> runs nothing. The stylesheet
+// applies under its hash, on a phone, in dark mode and on paper. Every request is answered by the
+// test: nothing leaves the machine.
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
