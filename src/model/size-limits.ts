@@ -60,16 +60,19 @@ export function checkNodeSize(payload: NodePayload): void {
 }
 
 /**
- * Refuse a canvas document whose canonical bytes are more than {@link CANVAS_LIMIT}.
+ * Refuse a canvas document whose canonical bytes are more than {@link CANVAS_LIMIT}, unless the
+ * edit does not make it larger: a canvas already over the limit (made before the limit, or by
+ * hand) can always be brought back under it by removing or shortening nodes.
  *
  * @param xml - the canonical document about to be written
  * @param ledger - the canvas's ledger id, for the message
+ * @param previous - the canonical document now, asked for only when `xml` is over the limit
  * @throws CanvasError `TOO_LARGE` with `data.size` and `data.limit` (bytes)
  */
-export function checkCanvasSize(xml: string, ledger: string): void {
+export function checkCanvasSize(xml: string, ledger: string, previous: () => string = () => ''): void {
   if (xml.length * 3 <= CANVAS_LIMIT) return;
   const size = Buffer.byteLength(xml, 'utf8');
-  if (size <= CANVAS_LIMIT) return;
+  if (size <= CANVAS_LIMIT || size <= Buffer.byteLength(previous(), 'utf8')) return;
   throw new CanvasError(
     'TOO_LARGE',
     `canvas ${ledger} would be ${size.toLocaleString('en-US')} bytes, more than the ${CANVAS_LIMIT.toLocaleString('en-US')} bytes (${kib(CANVAS_LIMIT)}) a canvas may hold`,

@@ -576,7 +576,7 @@ export function proposalJson(p: ProposalFile): string {
 async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec, named: string | null): Promise<Outcome> {
   guardOneNode(ctx.canvas, next, { op: spec.op as 'insert', node: named });
   // Refused now rather than at approval: an edit the canvas could never take is no proposal.
-  checkCanvasSize(serializeCanvas(next), ctx.ledger);
+  checkCanvasSize(serializeCanvas(next), ctx.ledger, () => (ctx.canvas ? serializeCanvas(ctx.canvas) : ''));
   const id = createHash('sha256').update(`${ctx.ledger}\n${ctx.revision}\n${ctx.request}`).digest('hex').slice(0, 10);
   const file: ProposalFile = {
     id,
@@ -680,7 +680,7 @@ export async function commitDocument(
   const { ws, reader, ledger } = ctx;
   const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
   const xml = serializeCanvas(next);
-  if (DOC_OPS.has(guardOp)) checkCanvasSize(xml, ledger);
+  if (DOC_OPS.has(guardOp)) checkCanvasSize(xml, ledger, () => (ctx.canvas ? serializeCanvas(ctx.canvas) : ''));
   const reparsed = readBack(next, xml, guardOp, node);
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CANVAS_LIMIT, NODE_LIMIT } from '../../src/model/size-limits.js';
+import { CANVAS_LIMIT, checkCanvasSize, NODE_LIMIT } from '../../src/model/size-limits.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/node-writes.js';
 import { grantRole } from '../../src/store/access-writes.js';
@@ -63,5 +63,14 @@ describe('size limits', () => {
     const proposal = await insertNode(ws, { ledger: 'big', into: 'root', payload: { text: fits }, base, why: 'large', author: 'cam' });
     expect(proposal).toMatchObject({ outcome: 'rejected', code: 'TOO_LARGE', data: { what: 'canvas' } });
     expect(repoState(ws)).toEqual(before);
+  });
+
+  it('an edit that does not make a canvas over the limit larger is taken, so it can shrink back', () => {
+    const over = `<canvas ledger="x" schema="2">\n  <text id="a1" v="1">${'x'.repeat(CANVAS_LIMIT)}</text>\n</canvas>\n`;
+    const shorter = over.replace('xx', 'x');
+    expect(() => checkCanvasSize(shorter, 'x', () => over)).not.toThrow();
+    expect(() => checkCanvasSize(over, 'x', () => over)).not.toThrow();
+    expect(() => checkCanvasSize(over, 'x', () => shorter)).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
+    expect(() => checkCanvasSize(over, 'x')).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
   });
 });
