@@ -26,7 +26,7 @@ export function withEdit(cmd: Command): Command {
 export function withPayload(cmd: Command): Command {
   return cmd
     .addOption(new Option('--xml <fragment>', 'the node as one XML fragment, without id and v'))
-    .addOption(new Option('--xml-file <path>', 'read the XML fragment from a file (for a large table)'))
+    .addOption(new Option('--xml-file <path>', 'read the XML fragment from a regular file (for a large table), or - for standard input; strict UTF-8'))
     .addOption(new Option('--text <text>', 'sugar for <text>...</text>'))
     .addOption(new Option('--question <text>', 'sugar for <question>...</question>: the question is open unless --answered is given'))
     .addOption(new Option('--answered', 'with --question: mark the question answered (answered="true")'))

@@ -17,7 +17,7 @@ export function registerImportCommand(program: Command): void {
   withWrite(program.command('import'))
     .description('birth a canvas from a Markdown decision record, one commit per node (mapping: docs/import.md)')
     .argument('<ledger>', 'the ledger id of the new canvas')
-    .requiredOption('--markdown <file>', 'the Markdown file to import')
+    .requiredOption('--markdown <file>', 'the Markdown file to import (a regular file, or - for standard input; strict UTF-8)')
     .action(async (ledger: string, o: ImportOptions) => {
       if (o.idempotencyKey !== undefined) {
         throw new CanvasError(
