@@ -28,7 +28,9 @@ function readLog(gitDir: string, ref: string): Entry[] | null {
  * previous one ended, the last ending at the ref's value). Two kinds of value outside the history
  * are not truncation: a commit the store did not make (dropped from main as the `FOREIGN_COMMIT`
  * hint says), and a write cut short inside its ref transaction (a store commit on top of the
- * history that git logged but that main never moved away from, because main never held it).
+ * history that git logged but that main never moved away from, because main never held it). An
+ * entry that repeats the one before it is not a gap: git logged the move, was killed before the
+ * ref itself moved, and the next command moved it the same way.
  * `HEAD`'s reflog, which git keeps beside main's, is read for values too.
  *
  * @param gitDir - the repository's `.git`
@@ -79,6 +81,7 @@ export async function checkReflogs(
       continue;
     }
     let held: string | null = null;
+    let lastOld: string | null = null;
     let lastNew: string | null = null;
     let gap = false;
     for (const e of entries) {
@@ -96,7 +99,11 @@ export async function checkReflogs(
         }
       }
       if (ref === 'HEAD') continue;
-      if (held !== null && e.old !== held && e.old !== lastNew) gap = true;
+      // An entry repeating the one before: git logged that move, was killed before renaming the
+      // ref's lock into place, and the next command made the same move again.
+      const repeated = e.old === lastOld && e.new === lastNew;
+      if (held !== null && e.old !== held && e.old !== lastNew && !repeated) gap = true;
+      lastOld = e.old;
       lastNew = e.new;
       held = (await judge(e.new)).kind === 'cut-short' ? (held ?? e.old) : e.new;
     }
