@@ -168,6 +168,15 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
       return { outcome: 'applied', revision, node: null, diff: [] };
     });
   } catch (e) {
+    // `canvas reject <proposal> <ledger>`: say the arguments look swapped when the proposal is a canvas.
+    if (e instanceof CanvasError && e.code === 'CANVAS_NOT_FOUND' && typeof req.ledger === 'string') {
+      const reader = new RepoReader(ws);
+      try {
+        return rejectionOf(await canvasNotFound(ws, req.ledger, { name: 'reject', other: req.proposal }, reader.exists() ? reader : null));
+      } finally {
+        reader.close();
+      }
+    }
     return rejectionOf(e);
   }
 }

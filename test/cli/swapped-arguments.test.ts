@@ -24,6 +24,7 @@ describe('arguments given the wrong way round', () => {
     ['remove', () => ['remove', node, 'my-task', '--base', base, '--why', 'x']],
     ['move', () => ['move', node, 'my-task', '--into', 'root', '--base', base, '--why', 'x']],
     ['approve', () => ['approve', '5f66076e8e', 'my-task', '--why', 'x']],
+    ['reject', () => ['reject', '5f66076e8e', 'my-task', '--why', 'x']],
   ] as const) {
     it(`${name} <other> <ledger>: CANVAS_NOT_FOUND saying the arguments look swapped, with the command the right way round`, async () => {
       const before = repoState(ws);
