@@ -63,10 +63,6 @@ export function baselineGitArgs(repo: string): string[] {
   return [...gitConfigArgs(repo), '-c', 'user.name=bench', '-c', 'user.email=bench@example.org'];
 }
 
-/** Run git for setup (not timed). */
-export function git(repo: string, args: string[], input?: string): string {
-  return timeProcess('git', [...baselineGitArgs(repo), ...args], { cwd: repo, env: baselineGitEnv(), ...(input !== undefined ? { input } : {}) }).stdout;
-}
 
 /**
  * A plain git clone of a workspace's repository with its files checked out and an index: the

@@ -15,7 +15,7 @@ export interface AskOptions {
 }
 
 /** A clock: milliseconds for the budget, and a sleep. */
-export interface CheckClock {
+interface CheckClock {
   now(): number;
   sleep(ms: number): Promise<void>;
 }

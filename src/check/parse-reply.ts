@@ -34,7 +34,7 @@ export interface ParsedReply {
 }
 
 /** The most nodes one contradiction may name (so its question and reason stay within their limits). */
-export const MAX_NODES = 8;
+const MAX_NODES = 8;
 
 const Entry = z.object({
   nodes: z.array(z.string()),

@@ -2,12 +2,12 @@ import type { CanvasError } from '../model/canvas-error.js';
 import type { DiffEntry, Outcome } from '../store/outcome.js';
 
 /** Whether to colour: a terminal, and `NO_COLOR` unset (https://no-color.org). */
-export function useColor(stream: NodeJS.WriteStream): boolean {
+function useColor(stream: NodeJS.WriteStream): boolean {
   return Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
 }
 
 /** Wrap text in an ANSI colour when the stream takes colour. */
-export function paint(stream: NodeJS.WriteStream, code: number, text: string): string {
+function paint(stream: NodeJS.WriteStream, code: number, text: string): string {
   return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 

@@ -9,7 +9,7 @@ export interface InlineContext {
 }
 
 /** An image lifted out of a paragraph, to become a `link` node of its own. */
-export interface LiftedImage {
+interface LiftedImage {
   href: string;
   label: string;
   line: number;

@@ -18,7 +18,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /** JSON-RPC's code for invalid method parameters. */
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,7 +28,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * The path of the first own key named `__proto__` in a parsed JSON value (`params.arguments`),
  * or null. Iterative, so a deeply nested value cannot overflow the stack.
  */
-export function protoKeyPath(value: unknown, root: string): string | null {
+function protoKeyPath(value: unknown, root: string): string | null {
   const stack: Array<[unknown, string]> = [[value, root]];
   while (stack.length > 0) {
     const [v, path] = stack.pop()!;
@@ -45,7 +45,7 @@ export function protoKeyPath(value: unknown, root: string): string | null {
  * @param message - one parsed JSON-RPC message
  * @returns a JSON-RPC error (`-32602`), a tool result with `isError: true`, or null
  */
-export function refusalOf(message: JSONRPCMessage): JSONRPCMessage | null {
+function refusalOf(message: JSONRPCMessage): JSONRPCMessage | null {
   if (!('method' in message) || !('id' in message)) return null;
   const { id } = message;
   if (message.method !== 'tools/call') return null;

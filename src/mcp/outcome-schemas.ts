@@ -30,7 +30,7 @@ const EDIT_RECORD = z.strictObject({
 });
 
 /** One node's change since a base, with the commits that made it (docs/diff.md). */
-export const DiffEntrySchema = z.strictObject({
+const DiffEntrySchema = z.strictObject({
   node: z.string(),
   change: z.enum(['inserted', 'removed', 'replaced', 'moved']),
   before: NODE_STATE.nullable(),

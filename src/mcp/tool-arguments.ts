@@ -36,7 +36,7 @@ export const intoArg = z
   .describe('Place the node first inside this section id, or "root" for the top level. Give exactly one of `after` and `into`.');
 
 /** The payload as one XML fragment. */
-export const xmlArg = z
+const xmlArg = z
   .string()
   .optional()
   .describe(
@@ -44,24 +44,24 @@ export const xmlArg = z
   );
 
 /** Payload sugar: a text node. */
-export const textArg = z.string().optional().describe('Sugar for <text>…</text>: a paragraph, given verbatim (no XML escaping needed).');
+const textArg = z.string().optional().describe('Sugar for <text>…</text>: a paragraph, given verbatim (no XML escaping needed).');
 
 /** Payload sugar: a question node. */
-export const questionArg = z
+const questionArg = z
   .string()
   .optional()
   .describe('Sugar for <question>…</question>: raise an open question instead of guessing the answer. The question is open unless `answered` is true.');
 /** With the question sugar: the question is answered (`answered="true"`). */
-export const answeredArg = z
+const answeredArg = z
   .boolean()
   .optional()
   .describe('Only with `question`: true marks it answered (answered="true"). Leave it out and the question is open, so replacing an answered question with `question` alone re-opens it.');
 
 /** Payload sugar: an empty section. */
-export const sectionArg = z.string().optional().describe('Sugar for an empty <section title="…"/>: the section title (one line).');
+const sectionArg = z.string().optional().describe('Sugar for an empty <section title="…"/>: the section title (one line).');
 
 /** The revision the write was decided against. */
-export const baseArg = z
+const baseArg = z
   .string()
   .optional()
   .describe(
@@ -69,20 +69,20 @@ export const baseArg = z
   );
 
 /** Strict staleness. */
-export const requireArg = z
+const requireArg = z
   .string()
   .optional()
   .describe('Strict: a sha; refuse with `conflict` if anything in this canvas changed since it (implies `base`).');
 
 /** The reason: one line, checked by the store. */
-export const whyArg = z
+const whyArg = z
   .string()
   .describe(
     'The reason: one plain line that says WHY this change is made (not what it is), shown to people in the audit trail. Required. A reason that is empty or holds a line break, any control character or a bidirectional override or isolate is rejected (BAD_REASON), never cleaned up.',
   );
 
 /** The idempotency key. */
-export const idempotencyKeyArg = z
+const idempotencyKeyArg = z
   .string()
   .optional()
   .describe(
@@ -90,13 +90,13 @@ export const idempotencyKeyArg = z
   );
 
 /** The step part of the author. */
-export const stepArg = z
+const stepArg = z
   .string()
   .optional()
   .describe('Optional: the workflow step you act in; recorded in the author as "<who> | step:<step>" (^[A-Za-z0-9][A-Za-z0-9._@:-]*$).');
 
 /** The run part of the author. */
-export const runArg = z
+const runArg = z
   .string()
   .optional()
   .describe('Optional: the run you act in; recorded in the author as "<who>[ | step:<step>] | run:<run>" (^[A-Za-z0-9][A-Za-z0-9._@:-]*$).');

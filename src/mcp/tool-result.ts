@@ -24,12 +24,12 @@ export function textResult(text: string, isError = false): CallToolResult {
 }
 
 /** A write's outcome as JSON text, `isError: false`. */
-export function outcomeResult(outcome: Outcome): CallToolResult {
+function outcomeResult(outcome: Outcome): CallToolResult {
   return textResult(JSON.stringify(outcome));
 }
 
 /** A `rejected`-kind CanvasError as the `rejected` outcome. */
-export function rejectedOutcome(e: CanvasError): Rejected {
+function rejectedOutcome(e: CanvasError): Rejected {
   const out: Rejected = { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
   if (Object.keys(e.data).length > 0) out.data = e.data;
   return out;

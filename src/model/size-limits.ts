@@ -15,6 +15,9 @@ export const CANVAS_LIMIT = 1_048_576;
 /**
  * The largest input before it is parsed: an XML payload of more characters, or a payload or
  * Markdown file of more bytes, cannot fit in a canvas and is refused without being read further.
+ * The same number as {@link CANVAS_LIMIT}, named for what it bounds.
+ *
+ * @alias
  */
 export const INPUT_LIMIT = CANVAS_LIMIT;
 

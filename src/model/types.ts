@@ -102,6 +102,3 @@ export type NodePayload = CanvasNode extends infer N
     ? Omit<N, 'id' | 'v'>
     : never
   : never;
-
-/** The parent of a node: a section id, or `root`. */
-export type ParentId = string;

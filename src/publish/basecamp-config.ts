@@ -1,7 +1,7 @@
 import { CanvasError } from '../model/canvas-error.js';
 
 /** Basecamp's own API root. */
-export const DEFAULT_API_URL = 'https://3.basecampapi.com';
+const DEFAULT_API_URL = 'https://3.basecampapi.com';
 
 /** How to reach Basecamp: the API root, the bearer token and the User-Agent. */
 export interface BasecampConfig {

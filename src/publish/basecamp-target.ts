@@ -51,7 +51,7 @@ function refuse(message: string, data: Record<string, unknown> = {}): CanvasErro
  *
  * @throws CanvasError `PUBLISH_TARGET` when it is not a positive integer
  */
-export function checkBasecampId(value: unknown, what: string): string {
+function checkBasecampId(value: unknown, what: string): string {
   const s = typeof value === 'number' ? String(value) : value;
   if (typeof s !== 'string' || !ID.test(s)) throw refuse(`${what} must be a Basecamp id (digits), not ${JSON.stringify(value)}`, { [what]: value });
   return s;
@@ -67,7 +67,7 @@ export function checkBasecampId(value: unknown, what: string): string {
  * @returns the ids it holds
  * @throws CanvasError `PUBLISH_TARGET` when it is not such a URL
  */
-export function parseBasecampUrl(url: string, what: string): TargetParts {
+function parseBasecampUrl(url: string, what: string): TargetParts {
   let u: URL;
   try {
     u = new URL(url);

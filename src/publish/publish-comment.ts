@@ -14,7 +14,7 @@ import { type CommentRenderer, loadRenderComment } from './load-render-comment.j
 import { type PublishState, readPublishState, writePublishState } from './publish-state.js';
 
 /** The HTTP tuning a caller (or a test) may pass; see {@link BasecampClientOptions}. */
-export type PublishHttpOptions = Pick<BasecampClientOptions, 'fetch' | 'clock' | 'timeoutMs' | 'budgetMs' | 'maxRetryAfterMs' | 'backoffMs'>;
+type PublishHttpOptions = Pick<BasecampClientOptions, 'fetch' | 'clock' | 'timeoutMs' | 'budgetMs' | 'maxRetryAfterMs' | 'backoffMs'>;
 
 /** What {@link publishComment} needs. */
 export interface PublishOptions {

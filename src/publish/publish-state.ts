@@ -25,7 +25,7 @@ export interface PublishState {
 }
 
 /** The publish record's path: `<workspace>/state/publish/<ledger>.json`. */
-export function publishStatePath(ws: Workspace, ledger: string): string {
+function publishStatePath(ws: Workspace, ledger: string): string {
   return join(ws.root, 'state', 'publish', `${ledger}.json`);
 }
 

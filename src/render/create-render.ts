@@ -2,7 +2,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { CanvasNode, NodeType } from '../model/types.js';
 
 /** A handler: one node of type `T`, with its format's context, to that format's output. */
-export type Handler<T extends NodeType, Ctx, Out> = (node: Extract<CanvasNode, { type: T }>, ctx: Ctx) => Out;
+type Handler<T extends NodeType, Ctx, Out> = (node: Extract<CanvasNode, { type: T }>, ctx: Ctx) => Out;
 
 /**
  * One handler per node type, keyed by the type: the compiler refuses a table that lacks one, and

@@ -12,7 +12,7 @@ import type { Workspace } from '../store/workspace.js';
 import { SiteDir } from './site-dir.js';
 
 /** One canvas's line on the index page, kept in the manifest so unchanged canvases are not read. */
-export type SiteEntry = IndexEntry;
+type SiteEntry = IndexEntry;
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {

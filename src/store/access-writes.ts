@@ -33,7 +33,7 @@ export function accessJson(ledger: string, grants: Grants): string {
 }
 
 /** The grants in force at the context's revision (the creator alone as owner before any grant). */
-export async function currentGrants(ctx: EditContext): Promise<Grants> {
+async function currentGrants(ctx: EditContext): Promise<Grants> {
   const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
   if (bytes) return (JSON.parse(bytes.toString('utf8')) as AccessFile).grants;
   return { [ctx.facts!.creator]: 'owner' };

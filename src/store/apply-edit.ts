@@ -53,7 +53,7 @@ export type EditInput =
   | { op: 'move'; node: string; anchor: Anchor };
 
 /** The edit a write performs on the canvas document. */
-export type EditSpec =
+type EditSpec =
   | { op: 'create' }
   | { op: 'freeze' }
   | { op: 'insert'; payload: NodePayload; anchor: Anchor }
@@ -78,7 +78,7 @@ export interface WriteCommon {
 }
 
 /** An approval replaying a proposal through the write path (design section 6). */
-export interface ApprovalHook {
+interface ApprovalHook {
   /** The proposal id. */
   proposal: string;
   /**
@@ -119,16 +119,13 @@ function anchorText(a: Anchor): string {
 }
 
 /** A stable hash of a write request, recorded as `Canvas-Request` for idempotency. */
-export function requestHash(ledger: string, spec: EditSpec, common: WriteCommon): string {
+function requestHash(ledger: string, spec: EditSpec, common: WriteCommon): string {
   const parts: Record<string, unknown> = { ledger, op: spec.op, why: common.why, base: common.base ?? null, require: common.require ?? null };
   if ('node' in spec) parts.node = spec.node;
   if ('anchor' in spec) parts.anchor = anchorText(spec.anchor);
   if ('payload' in spec) parts.payload = serializeNode(spec.payload, { payload: true });
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
-
-
-export { editRecord } from './edit-record.js';
 
 const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 

@@ -5,7 +5,7 @@ import type { RepoReader } from './repo-reader.js';
 import { removeQuietly } from './remove-quietly.js';
 
 /** An idempotency record: what a key (scoped to the canvas and the who) first did. */
-export interface KeyRecord {
+interface KeyRecord {
   request: string;
   commit: string;
   op: string;
@@ -14,7 +14,7 @@ export interface KeyRecord {
 }
 
 /** A node's moves: where it was first moved from, and the latest move into each parent. */
-export interface MoveFacts {
+interface MoveFacts {
   /** The parent the node had at insert (the `Canvas-From` of its first move). */
   insertedIn: string;
   /** For each parent, the latest move into it. */

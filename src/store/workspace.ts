@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 
@@ -54,7 +54,3 @@ export function resolveWorkspace(options: WorkspaceOptions = {}): Workspace {
   return { root, repo: join(root, 'state', 'canvas'), ledgerDir: join(root, 'state', 'ledger') };
 }
 
-/** Make sure `state/canvas` exists as a directory (the repository is initialised by the store). */
-export function ensureRepoDir(ws: Workspace): void {
-  mkdirSync(ws.repo, { recursive: true });
-}

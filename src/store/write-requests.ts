@@ -13,7 +13,7 @@ export interface WriteRequest {
 }
 
 /** What every node edit adds: the revision decided against. */
-export interface EditRequest extends WriteRequest {
+interface EditRequest extends WriteRequest {
   /**
    * A revision of this canvas, 7 to 40 hex characters (from `Canvas-Base:`); a commit of another
    * canvas is refused with `FOREIGN_BASE` (docs/store.md, "Staleness").

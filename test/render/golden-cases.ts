@@ -20,7 +20,7 @@ import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 export const SNAPSHOTS = join(ROOT, 'snapshots');
 
 /** One step of a case script; `$name` refers to the id minted by an earlier step's `as`. */
-export interface Step {
+interface Step {
   op: 'create' | 'open' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze';
   why: string;
   /** open */
@@ -41,7 +41,7 @@ export interface Step {
 }
 
 /** A case script: `snapshots/<case>/script.json`. */
-export interface Script {
+interface Script {
   ledger: string;
   steps: Step[];
 }
@@ -122,7 +122,7 @@ async function runScript(ws: Workspace, script: Script): Promise<void> {
  * Turn a `canvas.xml` (nodes without `id` and `v`) into a script: create, then every node
  * inserted in document order, a section first and then its children into it.
  */
-export function scriptFromXml(xml: string): Script {
+function scriptFromXml(xml: string): Script {
   const root = fromXml(xml) as XastRoot;
   const canvas = root.children.find((c): c is XastElement => c.type === 'element')!;
   const ledger = canvas.attributes.ledger!;

@@ -4,7 +4,7 @@ import type { State } from 'mdast-util-to-hast';
 import { element, KEEP_WITH_NEXT, text } from './build.js';
 
 /** The text between two cells of an unfolded table row. */
-export const CELL_SEPARATOR = ' | ';
+const CELL_SEPARATOR = ' | ';
 
 function cells(state: State, row: TableRow): ElementContent[] {
   const out: ElementContent[] = [];
