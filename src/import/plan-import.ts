@@ -1,3 +1,6 @@
+// One piece: one pass over the Markdown tree by one Planner whose steps share its state (the
+// open sections, the link definitions, the report of what was flattened; docs/import.md, "The
+// mapping"); split, each step would take all of that state.
 import type { BlockContent, Code, Definition, FootnoteDefinition, Heading, Html, List, Nodes, Paragraph, Root, RootContent, Table, Yaml } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';

@@ -1,3 +1,6 @@
+// One piece: the Basecamp client is one class whose requests share one retry loop, one time
+// budget and one clock (docs/basecamp.md, "Talking to Basecamp"); its methods are a few lines
+// each around that loop.
 import { CanvasError } from '../model/canvas-error.js';
 
 /** Where a comment lives: its account, its project (bucket, when known) and its id. */

@@ -1,3 +1,6 @@
+// One piece, for now: the write path's steps (lock, crash repair, working-file check, roles, replay
+// key, base check, commit) in the order docs/store.md ("Writes") gives them; the steps move out to
+// files of their own as the write path is split.
 import { createHash } from 'node:crypto';
 import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,3 +1,6 @@
+// One piece: one replay of main whose checks share the state it carries from commit to commit
+// (docs/store.md, "Verify"); the rule-by-rule checks that need none of it live in verify-*.ts
+// beside it.
 import { existsSync, lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';

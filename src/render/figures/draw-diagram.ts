@@ -1,3 +1,6 @@
+// One piece: the layout (dagre) and the drawing of its boxes, edges, self-loops and groups share
+// one set of geometry helpers and label metrics (docs/diagram.md, "Drawing"); none of them is used
+// elsewhere.
 import dagre from '@dagrejs/dagre';
 import type { Element, ElementContent } from 'hast';
 import { s } from 'hastscript';
