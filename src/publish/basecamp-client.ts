@@ -32,6 +32,13 @@ export interface Clock {
   /** Milliseconds, monotonic enough for budgets. */
   now(): number;
   sleep(ms: number): Promise<void>;
+  /**
+   * A signal that aborts with a `TimeoutError` once `ms` milliseconds have passed on this clock:
+   * one request's timeout (default `AbortSignal.timeout(ms)`). Tests pass one they expire
+   * themselves, so that a request times out when the test says and never because the machine
+   * is slow.
+   */
+  timeout?(ms: number): AbortSignal;
 }
 
 /** How the client talks to Basecamp. */
@@ -59,6 +66,7 @@ export interface BasecampClientOptions {
 const REAL_CLOCK: Clock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  timeout: (ms) => AbortSignal.timeout(ms),
 };
 
 interface Call {
@@ -228,7 +236,7 @@ export class BasecampClient {
           headers,
           ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
           redirect: 'manual',
-          signal: AbortSignal.timeout(o.timeoutMs),
+          signal: this.#clock.timeout ? this.#clock.timeout(o.timeoutMs) : AbortSignal.timeout(o.timeoutMs),
         });
       } catch (e) {
         const err = e as Error & { cause?: { code?: string } };

@@ -1,7 +1,8 @@
+import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { BasecampClient, type BasecampClientOptions } from '../../src/publish/basecamp-client.js';
-import { FakeBasecamp } from './helpers/basecamp-server.js';
+import { FakeBasecamp, type SeenRequest } from './helpers/basecamp-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
 
 const UA = 'canvas-tests (tests@example.com)';
@@ -123,12 +124,38 @@ describe('BasecampClient against the local Basecamp', () => {
   });
 
   it('retries an update that timed out', async () => {
-    const c = client({ timeoutMs: 100 });
+    const c = client({ timeoutMs: 5_000 });
     const created = await c.createComment(TODO, '<div>x</div>');
-    server.script.push({ status: 200, delayMs: 1000 });
-    await c.updateComment({ ...TODO, id: created.id }, '<div>y</div>');
+    server.script.push({ status: 200, hold: true });
+    const held = once(server.events, 'held');
+    const abandoned = once(server.events, 'abandoned');
+    const updating = c.updateComment({ ...TODO, id: created.id }, '<div>y</div>');
+    const [request] = (await held) as [SeenRequest];
+    expect(clock.timeouts.map((t) => t.ms)).toEqual([5_000, 5_000]);
+    expect(clock.timeouts[1]!.signal.aborted).toBe(false);
+    clock.advance(4_999);
+    expect(clock.timeouts[1]!.signal.aborted).toBe(false);
+    clock.advance(1);
+    expect(clock.timeouts[1]!.signal.aborted).toBe(true);
+    await abandoned;
+    await updating;
+    expect(request.status).toBe(0);
     expect(server.comments.get(Number(created.id))?.content).toBe('<div>y</div>');
     expect(clock.sleeps).toEqual([1000]);
+    expect(server.writes().map((r) => `${r.method} ${r.status}`)).toEqual(['POST 201', 'PUT 0', 'PUT 200']);
+  });
+
+  it('reports a create that timed out as maybe created, and does not repeat it', async () => {
+    server.script.push({ status: 201, hold: true });
+    const held = once(server.events, 'held');
+    const creating = failure(client().createComment(TODO, '<div>x</div>'));
+    await held;
+    clock.advance(30_000);
+    const e = await creating;
+    expect(e.code).toBe('PUBLISH_FAILED');
+    expect(e.message).toMatch(/within 30 s.*may or may not have been created/);
+    expect(clock.sleeps).toEqual([]);
+    expect(server.writes()).toHaveLength(1);
   });
 
   it('reports a bad token (401) clearly, without the token', async () => {

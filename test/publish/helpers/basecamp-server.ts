@@ -3,6 +3,7 @@
 // (415 otherwise); it creates (201), reads (200) and updates (200) comments, answers 404 for a
 // deleted one, replays scripted answers (429 with Retry-After, 503) before handling, and stores
 // content the way Basecamp does: cleaned to the allowed tags (see basecamp-sanitizer.ts).
+import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basecampSanitize } from './basecamp-sanitizer.js';
@@ -30,8 +31,12 @@ export interface Scripted {
   status: number;
   headers?: Record<string, string>;
   body?: string;
-  /** Hold the answer this many ms (to make a client time out). */
-  delayMs?: number;
+  /**
+   * Never answer: hold the request until the client gives up and closes the connection (to make
+   * a client time out). The server emits `held` with the request when it starts holding it, and
+   * `abandoned` with it when the client has gone.
+   */
+  hold?: boolean;
 }
 
 const APP = 'https://3.basecamp.com';
@@ -42,6 +47,8 @@ export class FakeBasecamp {
   readonly comments = new Map<number, StoredComment>();
   readonly requests: SeenRequest[] = [];
   readonly script: Scripted[] = [];
+  /** `held` and `abandoned` (see {@link Scripted.hold}), each with the {@link SeenRequest}. */
+  readonly events = new EventEmitter();
   token = 'test-token-5ecr3t-abc123';
   /** The project the flat routes resolve to. */
   defaultBucket = '2085958504';
@@ -109,8 +116,12 @@ export class FakeBasecamp {
     if (seen.authorization !== `Bearer ${this.token}`) return send(401, 'HTTP Token: Access denied.\n', { 'WWW-Authenticate': 'Bearer realm="Basecamp"' });
     const next = this.script.shift();
     if (next) {
-      if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
-      if (!res.destroyed) send(next.status, next.body ?? '', next.headers ?? {});
+      if (next.hold) {
+        res.on('close', () => this.events.emit('abandoned', seen));
+        this.events.emit('held', seen);
+        return;
+      }
+      send(next.status, next.body ?? '', next.headers ?? {});
       return;
     }
     if ((req.method === 'POST' || req.method === 'PUT') && !/^application\/json\b/.test(seen.contentType ?? '')) return send(415);
