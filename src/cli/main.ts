@@ -13,7 +13,8 @@ import { registerReadCommands } from './commands/read-commands.js';
 import { registerRenderCommands } from './commands/render-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
-import { printError } from './output.js';
+import { onRefRepair } from '../store/rebuild-canvas-refs.js';
+import { printError, refRepairLine } from './output.js';
 
 /** The function registering each group of commands (every group of `COMMAND_GROUP_NAMES`). */
 const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
@@ -85,6 +86,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(buildProgram().helpInformation());
     return 2;
   }
+  // The store never prints; a command that rebuilt canvas refs from main says so once, here.
+  const stopListening = onRefRepair((repairs) => process.stderr.write(refRepairLine(repairs)));
   try {
     await buildProgram(argv[0]).parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
@@ -107,5 +110,7 @@ export async function main(argv: string[]): Promise<number> {
     const err = noSpace(e) ?? internalError(e);
     printError(err, json);
     return 1;
+  } finally {
+    stopListening();
   }
 }

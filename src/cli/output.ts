@@ -1,5 +1,6 @@
 import type { CanvasError } from '../model/canvas-error.js';
 import type { DiffEntry, Outcome } from '../store/outcome.js';
+import type { RefRepair } from '../store/rebuild-canvas-refs.js';
 
 /** Whether to colour: a terminal, and `NO_COLOR` unset (https://no-color.org). */
 function useColor(stream: NodeJS.WriteStream): boolean {
@@ -25,6 +26,18 @@ export function printError(e: CanvasError, json: boolean): void {
   const err = process.stderr;
   err.write(`${paint(err, 31, `canvas: ${e.code}`)}: ${e.message}\n`);
   if (e.hint) err.write(`${paint(err, 2, 'hint')}: ${e.hint}\n`);
+}
+
+/**
+ * The one stderr line for canvas refs a command rebuilt from main (docs/store.md, "Canvas refs"),
+ * for example `canvas: rebuilt refs/canvas/* from main for 2 canvases (a, b): 2 missing`.
+ */
+export function refRepairLine(repairs: readonly RefRepair[]): string {
+  const missing = repairs.filter((r) => r.from === null).length;
+  const moved = repairs.length - missing;
+  const names = repairs.slice(0, 5).map((r) => r.ledger).join(', ') + (repairs.length > 5 ? `, and ${repairs.length - 5} more` : '');
+  const what = [missing > 0 ? `${missing} missing` : '', moved > 0 ? `${moved} not at the canvas's latest commit` : ''].filter(Boolean).join(', ');
+  return `canvas: rebuilt refs/canvas/* from main for ${repairs.length} ${repairs.length === 1 ? 'canvas' : 'canvases'} (${names}): ${what}\n`;
 }
 
 function short(sha: string): string {

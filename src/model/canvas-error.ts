@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'VERIFY_FAILED'
   | 'IMPORT_FAILED'
   | 'BUILD_FAILED'
+  | 'NO_CANVAS_FOUND'
   | 'OUTPUT_IN_REPOSITORY'
   | 'BAD_OUT_DIR'
   | 'GIT_FAILED'
@@ -123,6 +124,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   VERIFY_FAILED: 'verify',
   IMPORT_FAILED: 'rejected',
   BUILD_FAILED: 'internal',
+  NO_CANVAS_FOUND: 'internal',
   OUTPUT_IN_REPOSITORY: 'rejected',
   BAD_OUT_DIR: 'rejected',
   GIT_FAILED: 'internal',

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 import { indexNodes } from '../model/index-nodes.js';
 import { listCanvases } from '../store/list-canvases.js';
+import { canvasFilesAt } from '../store/rebuild-canvas-refs.js';
 import { readSnapshot } from '../store/read-snapshot.js';
 import { RepoReader } from '../store/repo-reader.js';
 import type { Workspace } from '../store/workspace.js';
@@ -66,6 +67,36 @@ function sameFiles(dir: string, files: Record<string, string>): boolean {
 }
 
 /**
+ * Refuse to build an empty site from a repository that holds canvas files (docs/site.md): with
+ * no canvas found, `<ledger>.xml` files at the root of main or of the working tree mean the
+ * canvases exist but cannot be told from main's history (commits made without the tool carry no
+ * `Canvas-Ledger`), and "built 0" would be a silent success.
+ *
+ * @throws CanvasError `NO_CANVAS_FOUND` naming the files
+ */
+async function refuseUnfoundCanvases(ws: Workspace): Promise<void> {
+  const files = new Set<string>();
+  if (existsSync(join(ws.repo, '.git'))) {
+    const reader = new RepoReader(ws);
+    try {
+      const main = await reader.main();
+      if (main) for (const l of await canvasFilesAt(reader, main)) files.add(`${l}.xml`);
+    } finally {
+      reader.close();
+    }
+  }
+  if (existsSync(ws.repo)) for (const name of readdirSync(ws.repo)) if (name.endsWith('.xml')) files.add(name);
+  if (files.size === 0) return;
+  const names = [...files].sort();
+  throw new CanvasError(
+    'NO_CANVAS_FOUND',
+    `${ws.repo} holds ${names.length} canvas file(s) (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}) but no commit on main names a canvas: nothing was built`,
+    'the files were not committed by the tool; run `canvas verify` to see which commits are not the store\'s',
+    { files: names },
+  );
+}
+
+/**
  * Build the static site (`docs/site.md`): every canvas at its revision to
  * `DIR/<ledger>/index.html`, `comment.md` and `prompt.txt`, plus `DIR/index.html` listing every
  * canvas. Byte-identical output for identical input; incremental through a manifest of what was
@@ -87,6 +118,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
   const out = resolve(options.out);
   const site = SiteDir.open(ws, out);
   const all = await listCanvases(ws);
+  if (all.length === 0) await refuseUnfoundCanvases(ws);
   const wanted = options.ledgers ? new Set(options.ledgers) : null;
   for (const ledger of wanted ?? []) {
     if (!all.some((c) => c.ledger === ledger)) {

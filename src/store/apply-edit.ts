@@ -21,6 +21,7 @@ import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/type
 import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
 import { canvasNotFound } from './canvas-not-found.js';
 import { type CanvasFacts, canvasFacts, emptyFacts, foldCommit, saveFacts } from './canvas-facts.js';
+import { advanceRefsMarker } from './canvas-refs-marker.js';
 import { cachedCanvasTree, saveCanvasTree } from './canvas-tree-cache.js';
 import { commitsSince, resolveBase } from './commits-since.js';
 import { ensureRepo } from './ensure-repo.js';
@@ -316,7 +317,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   return withRepoLock(join(ws.repo, '.git'), async () => {
     // A repository made before the store kept reflogs, or a clone, starts keeping them now.
     await keepReflogs(ws.repo);
-    const reader = new RepoReader(ws);
+    const reader = new RepoReader(ws, { locked: true });
     // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
     // "Long-lived git processes"): no idle close can come between taking it and using it.
     let releaseRefs = () => {};
@@ -709,14 +710,19 @@ export async function commitDocument(
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
+  let bothMoved = true;
   try {
     await ctx.refs.move([
       { ref: 'refs/heads/main', next: sha, old: ctx.main },
       { ref: `refs/canvas/${ledger}`, next: sha, old: ctx.revision },
     ]);
   } catch (e) {
+    bothMoved = false;
     if (!(await mainIs(ws.repo, sha))) refused(e);
   }
+  // The refs marker vouches for main only when the canvas ref moved with it (docs/store.md,
+  // "Canvas refs"); otherwise the next command rebuilds the ref from main.
+  if (bothMoved) advanceRefsMarker(gitDir, ctx.main, sha);
   // Applied: main moved, and that is the outcome (docs/store.md, "Concurrency and crashes"). The
   // working files follow the commit (the canvas file is always rewritten); one that cannot be
   // written (a full disk) is lagging, and the next command repairs it: not this write's failure.

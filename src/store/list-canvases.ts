@@ -1,6 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from './git.js';
+import { rebuildCanvasRefs, refsNeedRebuild } from './rebuild-canvas-refs.js';
+import { RepoReader } from './repo-reader.js';
+import { withRepoLock } from './repo-lock.js';
 import type { Workspace } from './workspace.js';
 
 /** A canvas of the workspace and its revision. */
@@ -9,13 +12,7 @@ export interface CanvasRef {
   revision: string;
 }
 
-/**
- * List every canvas of the workspace (`refs/canvas/*`), sorted by ledger id.
- *
- * @returns ledger ids with their revisions; empty before the first create
- */
-export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
-  if (!existsSync(join(ws.repo, '.git'))) return [];
+async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
   const { stdout } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
   return stdout
     .split('\n')
@@ -25,4 +22,29 @@ export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
       return { ledger: ledger!, revision: revision! };
     })
     .sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
+}
+
+/**
+ * List every canvas of the workspace (`refs/canvas/*`), sorted by ledger id. When a canvas on
+ * main has no ref (a clone brings main only), or a ref may be behind main's history, the refs are
+ * rebuilt from main first, under the repository lock (docs/store.md, "Canvas refs"); the normal
+ * path is one `git for-each-ref` and two reads through the open batch (main, its root tree).
+ *
+ * @returns ledger ids with their revisions; empty before the first create
+ * @throws CanvasError `LOCK_TIMEOUT`, `GIT_FAILED`
+ */
+export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
+  if (!existsSync(join(ws.repo, '.git'))) return [];
+  const listed = await canvasRefs(ws);
+  const reader = new RepoReader(ws);
+  try {
+    const stale = async (list: CanvasRef[]) => refsNeedRebuild(reader, null, null, new Set(list.map((c) => c.ledger)));
+    if (!(await stale(listed))) return listed;
+    await withRepoLock(join(ws.repo, '.git'), async () => {
+      if (await stale(await canvasRefs(ws))) await rebuildCanvasRefs(ws);
+    });
+    return await canvasRefs(ws);
+  } finally {
+    reader.close();
+  }
 }

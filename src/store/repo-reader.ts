@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { type CanvasCommit, parseCommit } from './canvas-commit.js';
 import { GitBatch } from './git-batch.js';
+import { checkedRevision } from './rebuild-canvas-refs.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -12,11 +13,20 @@ import type { Workspace } from './workspace.js';
  */
 export class RepoReader {
   private readonly commits = new Map<string, CanvasCommit>();
+  private readonly checked = new Set<string>();
   private found = false;
   private batch: GitBatch | null = null;
   private release: (() => void) | null = null;
 
-  constructor(readonly ws: Workspace) {}
+  /**
+   * @param ws - the workspace
+   * @param options - `locked`: the caller holds the repository lock (a write, `canvas verify`), so
+   *   a canvas ref that needs rebuilding is rebuilt without taking it again
+   */
+  constructor(
+    readonly ws: Workspace,
+    private readonly options: { locked?: boolean } = {},
+  ) {}
 
   /** True when the repository exists (the first `canvas create` makes it; once seen, it stays). */
   exists(): boolean {
@@ -68,9 +78,18 @@ export class RepoReader {
     return (await this.resolve('refs/heads/main'))?.sha ?? null;
   }
 
-  /** The canvas's revision (`refs/canvas/<ledger>`), or null when there is no such canvas. */
+  /**
+   * The canvas's revision (`refs/canvas/<ledger>`), or null when there is no such canvas. The
+   * first time a reader asks for a canvas, a ref that is missing while main has the canvas (a
+   * clone), or that may be behind main's history of it (a write cut short between its two ref
+   * updates), is rebuilt from main first (docs/store.md, "Canvas refs"); the normal path costs
+   * one more read through the open batch and one small file read.
+   */
   async revision(ledger: string): Promise<string | null> {
-    return (await this.resolve(`refs/canvas/${ledger}`))?.sha ?? null;
+    const ref = (await this.resolve(`refs/canvas/${ledger}`))?.sha ?? null;
+    if (this.checked.has(ledger)) return ref;
+    this.checked.add(ledger);
+    return checkedRevision(this, ledger, ref, this.options.locked === true);
   }
 
   /** A file's bytes at a commit, or null when absent. */
@@ -103,6 +122,7 @@ export class RepoReader {
     this.commits.clear();
     this.release?.();
     this.release = null;
+    this.checked.clear();
     this.batch = null;
   }
 }

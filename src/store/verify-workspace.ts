@@ -19,6 +19,7 @@ import { runGit } from './git.js';
 import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
 import { keepReflogs } from './keep-reflogs.js';
+import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { AuthorityReplay, type FileChange } from './verify-authority.js';
@@ -168,7 +169,7 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
     return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [] };
   }
   return withRepoLock(join(ws.repo, '.git'), async () => {
-    const reader = new RepoReader(ws);
+    const reader = new RepoReader(ws, { locked: true });
     try {
       return await verifyLocked(ws, reader, only);
     } finally {
@@ -216,6 +217,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   for (const ref of await keepReflogs(ws.repo)) {
     repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);
   }
+  for (const r of await rebuildCanvasRefs(ws)) repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
   const main = await reader.main();
   const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader };
   let count = 0;

@@ -98,11 +98,13 @@ describe('a writer killed at any instant', () => {
     if (o.outcome !== 'applied') throw new Error('setup');
     execFileSync('git', ['update-ref', 'refs/canvas/c', r.revision], { cwd: ws.repo });
     writeFileSync(join(ws.repo, '.git', 'refs', 'canvas', 'c.lock'), o.revision);
+    // The read repairs the ref from main (clearing the stale ref lock under the repository lock),
+    // so it shows the applied edit, never the revision before it; a write against it applies.
     const again = await readCanvas(ws, { ledger: 'c' });
-    const next = await replaceNode(ws, { ledger: 'c', node, payload: { text: 'third' }, base: again.revision, why: 'after the cut', author: AUTHOR });
-    // The stale base (the ref was behind) is a conflict, never a lost edit; the ref is repaired.
-    expect(next.outcome).toBe('conflict');
+    expect(again.revision).toBe(o.revision);
     expect(execFileSync('git', ['rev-parse', 'refs/canvas/c'], { cwd: ws.repo, encoding: 'utf8' }).trim()).toBe(o.revision);
+    const next = await replaceNode(ws, { ledger: 'c', node, payload: { text: 'third' }, base: again.revision, why: 'after the cut', author: AUTHOR });
+    expect(next.outcome).toBe('applied');
     await recovers(ws, node, 'ref behind');
   });
 });

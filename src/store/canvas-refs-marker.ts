@@ -1,0 +1,61 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// `.git/canvas-cache/_refs-main` holds the sha of main at which every `refs/canvas/<ledger>` was
+// last seen to agree with main's history (docs/store.md, "Canvas refs"). The name cannot be a
+// ledger id's cache file: a ledger id never starts with `_`. Like the rest of the cache it is
+// never an authority: it only lets a command skip the walk of main; a missing, unreadable or
+// stale marker costs one walk, never a wrong answer.
+
+function markerPath(gitDir: string): string {
+  return join(gitDir, 'canvas-cache', '_refs-main');
+}
+
+/**
+ * The main sha the marker vouches for, or null when there is none.
+ *
+ * @param gitDir - the repository's `.git` directory
+ */
+export function readRefsMarker(gitDir: string): string | null {
+  try {
+    const text = readFileSync(markerPath(gitDir), 'utf8').trim();
+    return /^[0-9a-f]{40}$/.test(text) ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Record that every canvas ref agrees with main's history at `main` (atomically: a private file
+ * renamed into place).
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param main - main's full sha
+ */
+export function writeRefsMarker(gitDir: string, main: string): void {
+  const dir = join(gitDir, 'canvas-cache');
+  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+  const path = markerPath(gitDir);
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${main}\n`);
+  renameSync(tmp, path);
+}
+
+/**
+ * After a write moved main from `before` to `after` together with its canvas ref (under the
+ * repository lock): carry the marker along when it vouched for `before`, or when `after` is the
+ * repository's first commit. Otherwise it is left as it is, and the next command walks main.
+ * Never throws: the write it follows has already been applied.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param before - main before the write (null for the first commit)
+ * @param after - main after it
+ */
+export function advanceRefsMarker(gitDir: string, before: string | null, after: string): void {
+  try {
+    if (before === null || readRefsMarker(gitDir) === before) writeRefsMarker(gitDir, after);
+  } catch {
+    // A marker that cannot be written (a full disk) is only a stale cache: the write was applied,
+    // and the next command walks main once.
+  }
+}

@@ -1,0 +1,189 @@
+import { existsSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { isLedgerId } from '../model/check-ledger-id.js';
+import { parseCommit } from './canvas-commit.js';
+import { readRefsMarker, writeRefsMarker } from './canvas-refs-marker.js';
+import { runGit } from './git.js';
+import type { RepoReader } from './repo-reader.js';
+import { withRepoLock } from './repo-lock.js';
+import type { Workspace } from './workspace.js';
+
+/** One canvas ref rebuilt from main: its value before (null: it was missing) and after. */
+export interface RefRepair {
+  ledger: string;
+  from: string | null;
+  to: string;
+}
+
+/** Called with the refs one rebuild repaired (never with an empty list). */
+export type RefRepairListener = (repairs: readonly RefRepair[]) => void;
+
+const listeners = new Set<RefRepairListener>();
+
+/**
+ * Be told when a command rebuilt canvas refs from main. The store never prints: the CLI listens
+ * and reports each rebuild once on stderr.
+ *
+ * @param listener - called after each rebuild that changed a ref
+ * @returns a function that stops listening
+ */
+export function onRefRepair(listener: RefRepairListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const ZERO = '0'.repeat(40);
+
+/** Each canvas's latest commit on main's history: one `git log` of main, newest first. */
+async function latestOnMain(repo: string, main: string): Promise<Map<string, string>> {
+  const { stdout } = await runGit(repo, ['log', '--first-parent', '--format=%H%x00%B%x1e', main]);
+  const latest = new Map<string, string>();
+  for (const record of stdout.split('\x1e')) {
+    const r = record.replace(/^\n/, '');
+    const nul = r.indexOf('\x00');
+    if (nul < 0) continue;
+    const sha = r.slice(0, nul);
+    const ledger = parseCommit(sha, `tree -\n\n${r.slice(nul + 1)}`).ledger;
+    // A ledger id names a ref: a hand-made trailer that is not one is left to `canvas verify`.
+    if (ledger === undefined || latest.has(ledger)) continue;
+    if (isLedgerId(ledger)) latest.set(ledger, sha);
+  }
+  return latest;
+}
+
+/**
+ * Rebuild every `refs/canvas/<ledger>` from main (docs/store.md, "Canvas refs"): the refs are
+ * derived state, and main's history is the authority. Each store commit names its canvas in
+ * `Canvas-Ledger`, so one walk of main finds every canvas's latest commit; a ref that is missing
+ * (a `git clone` brings main only), behind (a write cut short between its two ref updates, a
+ * fetch of main) or anywhere else is set to it, in one `git update-ref --stdin` transaction with
+ * the old values checked. Stale ref lock files of the refs it sets are removed first. Then the
+ * marker records that the refs agree with main, and listeners are told what changed.
+ *
+ * Must run under the repository lock (the caller holds it: `canvas verify`, a write, or
+ * {@link checkedRevision}).
+ *
+ * @param ws - the workspace
+ * @returns the refs it changed, sorted by ledger id (empty when every ref agreed)
+ * @throws CanvasError `GIT_FAILED`
+ */
+export async function rebuildCanvasRefs(ws: Workspace): Promise<RefRepair[]> {
+  const gitDir = join(ws.repo, '.git');
+  const { stdout } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/main', 'refs/canvas/']);
+  const refs = new Map<string, string>();
+  let main: string | null = null;
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const [name, sha] = line.split(' ') as [string, string];
+    if (name === 'refs/heads/main') main = sha;
+    else refs.set(name.slice('refs/canvas/'.length), sha);
+  }
+  if (main === null) return [];
+  const repairs: RefRepair[] = [];
+  for (const [ledger, sha] of [...(await latestOnMain(ws.repo, main))].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const ref = refs.get(ledger) ?? null;
+    if (ref !== sha) repairs.push({ ledger, from: ref, to: sha });
+  }
+  if (repairs.length > 0) {
+    // Every ref writer holds the repository lock, so a ref lock file seen under it is stale.
+    for (const p of ['packed-refs.lock', ...repairs.map((r) => `refs/canvas/${r.ledger}.lock`)]) {
+      if (existsSync(join(gitDir, p))) unlinkSync(join(gitDir, p));
+    }
+    const input = repairs.map((r) => `update refs/canvas/${r.ledger} ${r.to} ${r.from ?? ZERO}\n`).join('');
+    await runGit(ws.repo, ['update-ref', '-m', 'canvas: rebuilt from main', '--stdin'], { input });
+  }
+  try {
+    writeRefsMarker(gitDir, main);
+  } catch {
+    // The marker is a cache: one that cannot be written (a full disk) costs the next command a walk.
+  }
+  if (repairs.length > 0) for (const listener of listeners) listener(repairs);
+  return repairs;
+}
+
+/**
+ * Whether a command about to use `refs/canvas/<ledger>` (or, with `ledger` null, every canvas
+ * ref) must rebuild the refs first. Cheap on the normal path: main through the open reader, and
+ * the marker file; no walk.
+ *
+ * @param reader - an open reader of the repository
+ * @param ledger - the canvas the command uses, or null for every canvas (a list or a build)
+ * @param ref - that canvas's ref as just read (ignored when `ledger` is null)
+ * @param refs - with `ledger` null: every canvas ref's ledger id
+ */
+export async function refsNeedRebuild(reader: RepoReader, ledger: string | null, ref: string | null, refs: ReadonlySet<string> = new Set()): Promise<boolean> {
+  const main = await reader.main();
+  if (main === null) return false;
+  // main's newest commit is this canvas's: its ref agrees with main whatever else is wrong.
+  if (ledger !== null && ref === main) return false;
+  if (readRefsMarker(join(reader.ws.repo, '.git')) !== main) return true;
+  // A write cut short between its two ref updates leaves main's newest commit ahead of its
+  // canvas's ref, whatever the marker says: one more read through the batch.
+  const head = await reader.commit(main);
+  if (head?.ledger !== undefined && isLedgerId(head.ledger)) {
+    const headRef = head.ledger === ledger ? ref : ((await reader.resolve(`refs/canvas/${head.ledger}`))?.sha ?? null);
+    if (headRef !== main) return true;
+  }
+  // The marker vouches for main: only a ref removed since then (by hand) can be missing.
+  if (ledger !== null) return ref === null && (await reader.file(main, `${ledger}.xml`)) !== null;
+  return (await canvasFilesAt(reader, main)).some((l) => !refs.has(l));
+}
+
+/**
+ * The ledger ids of the canvas files (`<ledger>.xml`) at the root of a commit's tree, read through
+ * the open reader (one tree object).
+ *
+ * @param reader - an open reader of the repository
+ * @param commit - a commit sha
+ */
+export async function canvasFilesAt(reader: RepoReader, commit: string): Promise<string[]> {
+  const tree = await reader.object(`${commit}^{tree}`);
+  const out: string[] = [];
+  if (!tree) return out;
+  // A tree object: entries of `<mode> <name>\0<20-byte sha>`.
+  let i = 0;
+  while (i < tree.length) {
+    const space = tree.indexOf(0x20, i);
+    const nul = tree.indexOf(0, space);
+    if (space < 0 || nul < 0) break;
+    const mode = tree.subarray(i, space).toString('latin1');
+    const name = tree.subarray(space + 1, nul).toString('utf8');
+    if (!mode.startsWith('4') && name.endsWith('.xml')) out.push(name.slice(0, -4));
+    i = nul + 21;
+  }
+  return out;
+}
+
+/**
+ * The canvas's revision for a command, after rebuilding the canvas refs from main when this one
+ * is missing or may be behind main's history of it (docs/store.md, "Canvas refs"): under the
+ * repository lock (taken here unless the caller holds it), checked again there, then rebuilt.
+ * Where the repository cannot be written (a read-only checkout), the canvas's latest commit on
+ * main is returned instead and the refs are left as they are.
+ *
+ * @param reader - an open reader of the repository
+ * @param ledger - the ledger id
+ * @param ref - `refs/canvas/<ledger>` as just read, or null
+ * @param locked - true when the caller already holds the repository lock
+ * @returns the ref's value once it agrees with main (null: no such canvas)
+ * @throws CanvasError `LOCK_TIMEOUT`, `GIT_FAILED`
+ */
+export async function checkedRevision(reader: RepoReader, ledger: string, ref: string | null, locked: boolean): Promise<string | null> {
+  if (!(await refsNeedRebuild(reader, ledger, ref))) return ref;
+  const resolve = async () => (await reader.resolve(`refs/canvas/${ledger}`))?.sha ?? null;
+  const repair = async () => {
+    const now = await resolve();
+    if (await refsNeedRebuild(reader, ledger, now)) await rebuildCanvasRefs(reader.ws);
+    return resolve();
+  };
+  if (locked) return repair();
+  try {
+    return await withRepoLock(join(reader.ws.repo, '.git'), repair);
+  } catch (e) {
+    // A repository this process may read but not write (a read-only checkout): read past the
+    // lagging ref instead, to the canvas's latest commit on main, and leave the refs as they are.
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw e;
+    const main = await reader.main();
+    return main === null ? ref : ((await latestOnMain(reader.ws.repo, main)).get(ledger) ?? ref);
+  }
+}
