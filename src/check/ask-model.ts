@@ -18,7 +18,16 @@ export interface AskOptions {
 interface CheckClock {
   now(): number;
   sleep(ms: number): Promise<void>;
+  /**
+   * A signal that aborts once `ms` milliseconds have passed on this clock: one request's timeout
+   * (default: the SDK's own timer, in real time). Tests pass one they expire themselves, so that
+   * a request times out when the test says and never because the machine is slow.
+   */
+  timeout?(ms: number): AbortSignal;
 }
+
+/** The longest timer Node arms (2^31 - 1 ms): the SDK's own timer when the clock keeps the timeout. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
 
 const REAL_CLOCK: CheckClock = {
   now: () => performance.now(),
@@ -98,6 +107,7 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
     attempts += 1;
     const spent = clock.now() - started;
     const timeout = Math.max(1, Math.floor(Math.min(timeoutMs, budgetMs - spent)));
+    const timer = clock.timeout?.(timeout);
     try {
       const res = await client.chat.completions.create(
         {
@@ -107,7 +117,7 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
           stream: false,
           ...(structured ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'contradictions', strict: true, schema } } } : {}),
         },
-        { timeout, maxRetries: 0 },
+        timer ? { timeout: NO_SDK_TIMEOUT, maxRetries: 0, signal: timer } : { timeout, maxRetries: 0 },
       );
       // What the server sent is not trusted to be a chat completion (a proxy's page, `null`).
       const choice = (res as Partial<typeof res> | null)?.choices?.[0];
@@ -130,7 +140,7 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
           attempts,
         });
       }
-      if (e instanceof sdk.APIConnectionTimeoutError) {
+      if (e instanceof sdk.APIConnectionTimeoutError || (timer?.aborted && e instanceof sdk.APIUserAbortError)) {
         throw new CanvasError('CHECK_MODEL_TIMEOUT', `${where} did not answer within ${seconds(timeout)}`, 'run the check again, or give it more time with --timeout; the canvas was not changed', {
           attempts,
           timeoutMs: timeout,

@@ -219,10 +219,31 @@ describe('canvas check against a stand-in model', () => {
     const p = await plant();
     let release: () => void = () => {};
     const stalled = new Promise<void>((resolve) => (release = resolve));
-    script = () => ({ ...planted(p), after: stalled });
+    let arrived: () => void = () => {};
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    script = () => {
+      arrived();
+      return { ...planted(p), after: stalled };
+    };
+    // The request's timeout runs on a clock the test expires once the stand-in holds the request,
+    // so the outcome never depends on how fast the machine is.
+    const timers: { ms: number; controller: AbortController }[] = [];
+    const clock = {
+      now: () => 0,
+      sleep: async () => {},
+      timeout: (ms: number) => {
+        const controller = new AbortController();
+        timers.push({ ms, controller });
+        return controller.signal;
+      },
+    };
     const before = standIn.requests.length;
     const state = repoState(p.ws);
-    expect(await codeOf(check(p, { timeoutMs: 300 }))).toBe('CHECK_MODEL_TIMEOUT');
+    const checking = codeOf(check(p, { timeoutMs: 300, clock }));
+    await held;
+    expect(timers.map((t) => t.ms)).toEqual([300]);
+    timers[0]!.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+    expect(await checking).toBe('CHECK_MODEL_TIMEOUT');
     release();
     expect(standIn.requests.length - before).toBe(1);
     expect(repoState(p.ws)).toEqual(state);
