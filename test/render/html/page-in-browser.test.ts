@@ -84,17 +84,18 @@ describe.runIf(run)('the page in Chromium', () => {
       'sha384-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     );
     const { page, problems } = await open(html);
-    await page.waitForTimeout(1500);
+    // Wait for the browser to report the blocked module, however long a loaded machine takes.
+    await expect.poll(() => problems.join('\n'), { timeout: 20_000 }).toMatch(/integrity|digest/i);
     expect(await page.locator('pre.mermaid svg').count()).toBe(0);
     expect(await page.locator('pre.mermaid').textContent()).toContain('window.pwned = 1');
-    expect(problems.join('\n')).toMatch(/integrity|digest/i);
     await page.context().close();
   });
 
   it('offline, leaves the escaped source readable in the page', async () => {
     const html = await pageOf(snapshotOf(`<figure id="m1" v="1" kind="mermaid">${SOURCE}</figure>`));
-    const { page } = await open(html, { cdn: 'offline' });
-    await page.waitForTimeout(500);
+    const { page, requests } = await open(html, { cdn: 'offline' });
+    // Wait until the page has asked for the module (and was refused), not for a fixed time.
+    await expect.poll(() => requests.some((u) => u.startsWith(CDN)), { timeout: 20_000 }).toBe(true);
     expect(await page.locator('pre.mermaid').textContent()).toBe('flowchart LR\n  a["</pre><script>window.pwned = 1</script>"] --> b[two]');
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     await page.context().close();
