@@ -20,7 +20,7 @@ export function printJson(value: unknown): void {
 /** Print an error that is not an outcome: JSON on stdout with --json, else code, message, hint on stderr. */
 export function printError(e: CanvasError, json: boolean): void {
   if (json) {
-    printJson({ error: { code: e.code, message: e.message, hint: e.hint, ...(Object.keys(e.data).length ? { data: e.data } : {}) } });
+    printJson({ error: e });
     return;
   }
   const err = process.stderr;

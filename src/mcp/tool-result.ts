@@ -16,7 +16,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
-import type { Outcome, Rejected } from '../store/outcome.js';
+import type { Outcome } from '../store/outcome.js';
+import { rejectionOf } from '../store/rejection-of.js';
 
 /** A result of one text content. */
 export function textResult(text: string, isError = false): CallToolResult {
@@ -28,13 +29,6 @@ function outcomeResult(outcome: Outcome): CallToolResult {
   return textResult(JSON.stringify(outcome));
 }
 
-/** A `rejected`-kind CanvasError as the `rejected` outcome. */
-function rejectedOutcome(e: CanvasError): Rejected {
-  const out: Rejected = { outcome: 'rejected', code: e.code, reason: e.message, hint: e.hint };
-  if (Object.keys(e.data).length > 0) out.data = e.data;
-  return out;
-}
-
 /**
  * An error that is not an outcome, as `{"error":{...}}`. `isError` is true only for a fault of
  * the server (an internal CanvasError or anything that is not a CanvasError), which is also
@@ -44,8 +38,7 @@ export function errorResult(e: unknown): CallToolResult {
   if (e instanceof CanvasError) {
     const fault = e.kind === 'internal' || e.kind === 'verify';
     if (fault) process.stderr.write(`canvas mcp: ${e.code}: ${e.message}\n`);
-    const error = { code: e.code, message: e.message, hint: e.hint, ...(Object.keys(e.data).length > 0 ? { data: e.data } : {}) };
-    return textResult(JSON.stringify({ error }), fault);
+    return textResult(JSON.stringify({ error: e }), fault);
   }
   const full = noSpace(e);
   if (full) return errorResult(full);
@@ -63,7 +56,7 @@ export async function writeResult(run: () => Promise<Outcome>): Promise<CallTool
   try {
     return outcomeResult(await run());
   } catch (e) {
-    if (e instanceof CanvasError && e.kind === 'rejected') return outcomeResult(rejectedOutcome(e));
+    if (e instanceof CanvasError && e.kind === 'rejected') return outcomeResult(rejectionOf(e));
     return errorResult(e);
   }
 }

@@ -173,6 +173,15 @@ export class CanvasError extends Error {
   get kind(): ErrorKind {
     return KIND[this.code];
   }
+
+  /**
+   * The error as the edges print it (docs/errors.md): `{code, message, hint}`, and `data` when it
+   * holds anything. `JSON.stringify` calls this, so the CLI's `--json` error and the MCP server's
+   * `{"error": ...}` result are this one shape.
+   */
+  toJSON(): { code: ErrorCode; message: string; hint: string; data?: Record<string, unknown> } {
+    return { code: this.code, message: this.message, hint: this.hint, ...(Object.keys(this.data).length > 0 ? { data: this.data } : {}) };
+  }
 }
 
 /**
