@@ -1,4 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
+import { parseRetryAfter } from '../model/parse-retry-after.js';
 import type { ChatMessage } from './check-prompt.js';
 import type { ModelConfig } from './model-config.js';
 
@@ -54,11 +55,7 @@ function seconds(ms: number): string {
 function retryAfter(headers: Headers | undefined): number | null {
   const ms = headers?.get('retry-after-ms');
   if (ms && /^[0-9]+(\.[0-9]+)?$/.test(ms.trim())) return Number(ms);
-  const v = headers?.get('retry-after')?.trim();
-  if (!v) return null;
-  if (/^[0-9]+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+  return parseRetryAfter(headers?.get('retry-after'), Date.now());
 }
 
 /**

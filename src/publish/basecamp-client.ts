@@ -2,6 +2,7 @@
 // budget and one clock (docs/basecamp.md, "Talking to Basecamp"); its methods are a few lines
 // each around that loop.
 import { CanvasError } from '../model/canvas-error.js';
+import { parseRetryAfter } from '../model/parse-retry-after.js';
 
 /** Where a comment lives: its account, its project (bucket, when known) and its id. */
 export interface CommentRef {
@@ -258,7 +259,7 @@ export class BasecampClient {
       const detail = this.#redact((await res.text().catch(() => '')).slice(0, 300).trim());
       const said = detail ? `: ${detail}` : '';
       if (res.status === 429) {
-        const after = this.#retryAfter(res.headers.get('retry-after'));
+        const after = parseRetryAfter(res.headers.get('retry-after'), Date.now());
         const ms = after ?? backoff;
         if (after !== null && after > o.maxRetryAfterMs) {
           throw this.#failed(call, `Basecamp is rate limiting this client and asks to wait ${seconds(after)}, more than the ${seconds(o.maxRetryAfterMs)} accepted`, {
@@ -309,14 +310,5 @@ export class BasecampClient {
       }
       throw this.#failed(call, `Basecamp refused ${call.method} ${call.path} with ${res.status}${said}`, { status: res.status }, 'this is likely a bug in the publisher; report it with the message');
     }
-  }
-
-  /** `Retry-After` in ms: delta-seconds or an HTTP date; `null` when absent or unreadable. */
-  #retryAfter(value: string | null): number | null {
-    if (value === null) return null;
-    const v = value.trim();
-    if (/^[0-9]+$/.test(v)) return Number(v) * 1000;
-    const at = Date.parse(v);
-    return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
   }
 }

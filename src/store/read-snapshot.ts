@@ -1,13 +1,9 @@
-import { CanvasError } from '../model/canvas-error.js';
-import { checkLedgerId } from '../model/check-ledger-id.js';
 import { indexNodes } from '../model/index-nodes.js';
-import { parseCanvas } from '../model/parse-canvas.js';
 import type { Crossing, Snapshot } from '../model/snapshot.js';
 import { editRecord } from './edit-record.js';
 import { canvasFacts } from './canvas-facts.js';
-import { resolveBase } from './commits-since.js';
+import { readCheckedCanvas } from './read-canvas-text.js';
 import { RepoReader } from './repo-reader.js';
-import { revisionAt } from './revision-at.js';
 import type { Workspace } from './workspace.js';
 
 /** Options of {@link readSnapshot}. */
@@ -28,20 +24,15 @@ export interface SnapshotOptions {
  * @param options - ledger, `at` (a commit on main), `edits` (how many recent edits, default 10)
  * @param reader - an open reader to reuse (the site build reads many canvases)
  * @returns the snapshot
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE`
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`, `UNKNOWN_BASE`, and what the stored
+ *   bytes break: `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING`
  */
 export async function readSnapshot(ws: Workspace, options: SnapshotOptions, reader?: RepoReader): Promise<Snapshot> {
-  const ledger = checkLedgerId(options.ledger);
   const r = reader ?? new RepoReader(ws);
   try {
-    const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at')) : await r.revision(ledger);
-    const bytes = revision ? await r.file(revision, `${ledger}.xml`) : null;
-    if (!revision || !bytes) {
-      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger}${options.at ? ` at ${options.at}` : ''} in ${ws.root}`, `run \`canvas log ${ledger}\``, {
-        ledger,
-      });
-    }
-    const canvas = parseCanvas(bytes.toString('utf8'), ledger);
+    // One read path: the same revision, the same refusal of a missing canvas and the same check
+    // of the stored bytes as `canvas read` (docs/store.md, "Reads").
+    const { ledger, revision, canvas } = await readCheckedCanvas(ws, { ledger: options.ledger, at: options.at }, r);
     // The facts cache is saved for the canvas's head (never an authority; keyed by revision), so a
     // fresh clone's first build pays for each chain once, not on every build.
     const facts = await canvasFacts(r, ledger, revision, options.at === undefined);
