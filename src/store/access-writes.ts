@@ -88,7 +88,7 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<str
 }
 
 /**
- * Grant a role on a canvas (design section 6): the owner's; recorded as one commit touching
+ * Grant a role on a canvas (docs/roles.md "Roles"): the owner's; recorded as one commit touching
  * `access/<ledger>.json` with `Canvas-Grant: <who> <role>`. An explicit grant beats `*`; `*`
  * can be at most editor; the last owner cannot be removed.
  *
@@ -119,7 +119,7 @@ export function grantRole(ws: Workspace, req: GrantRequest): Promise<Outcome> {
 }
 
 /**
- * Revoke a who's explicit grant (design section 6): the owner's; the last owner cannot be removed.
+ * Revoke a who's explicit grant (docs/roles.md "Roles"): the owner's; the last owner cannot be removed.
  *
  * @returns applied or rejected (`NO_CHANGE` when there is no explicit grant, `LAST_OWNER`, ...)
  * @throws CanvasError `NO_ROLE`

@@ -3,7 +3,7 @@ import type { Anchor } from '../model/edit-tree.js';
 import type { AnchorRequest } from './write-requests.js';
 
 /**
- * Exactly one of `after` and `into` (design section 3).
+ * Exactly one of `after` and `into` (docs/identity.md).
  *
  * @throws CanvasError `USAGE` when both or neither is given
  */

@@ -1,5 +1,5 @@
 /**
- * The store's commits (design section 4): the subject `<op> <node>: <reason>` (or
+ * The store's commits (docs/store.md "Writes"): the subject `<op> <node>: <reason>` (or
  * `<op>: <reason>`), then one paragraph of `Canvas-*` trailers written by the store itself.
  */
 

@@ -6,7 +6,7 @@ import type { OpenRequest, WriteRequest } from './write-requests.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Create a canvas: the root alone, one commit (design section 4). The repository is created on
+ * Create a canvas: the root alone, one commit (docs/store.md "Writes"). The repository is created on
  * first use; the creator becomes the canvas's owner.
  *
  * @returns applied (node null), or rejected (`BAD_LEDGER_ID`, `CANVAS_EXISTS`, `BAD_REASON`,
@@ -17,7 +17,7 @@ export function createCanvas(ws: Workspace, req: WriteRequest): Promise<Outcome>
 }
 
 /**
- * Freeze a canvas (design section 9): one commit naming no node and changing no byte, whose
+ * Freeze a canvas (docs/store.md "Commits"): one commit naming no node and changing no byte, whose
  * reason says the work is over and why. A frozen canvas still takes edits.
  *
  * @returns applied (node null), or rejected
@@ -28,7 +28,7 @@ export function freezeCanvas(ws: Workspace, req: WriteRequest): Promise<Outcome>
 }
 
 /**
- * Open a canvas (design section 9): create, then the problem and the expected value as the first
+ * Open a canvas (docs/store.md "Commits"): create, then the problem and the expected value as the first
  * two text nodes, three commits through the same write path.
  *
  * @returns the last applied outcome with `nodes` = [problem id, expected-value id], or the first

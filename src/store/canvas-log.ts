@@ -6,7 +6,7 @@ import { RepoReader } from './repo-reader.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * A canvas's commits, newest first (design section 10, `canvas log`): every op, with its node,
+ * A canvas's commits, newest first (docs/cli.md, `canvas log`): every op, with its node,
  * author and reason.
  *
  * @param options - ledger, and `limit` (how many, default all)

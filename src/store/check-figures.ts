@@ -2,7 +2,7 @@ import { parseDiagram } from '../model/diagram/parse-diagram.js';
 import type { NodePayload } from '../model/types.js';
 
 /**
- * Check a payload's figure at write time (design section 8): a `diagram` source must parse, an
+ * Check a payload's figure at write time (docs/diagram.md, docs/svg.md): a `diagram` source must parse, an
  * `svg` must pass the sanitizer unchanged. The SVG checker (jsdom and DOMPurify) is imported only
  * when a payload holds an SVG figure, so other writes never load it. A `mermaid` figure needs no
  * check beyond the schema: its source is only ever shown as escaped text.

@@ -5,7 +5,7 @@ import { REFLOG_CONFIG } from './keep-reflogs.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Create the workspace's repository on first use (design section 1): `state/canvas` with branch
+ * Create the workspace's repository on first use (docs/store.md "Workspace"): `state/canvas` with branch
  * `main`, no hooks, no template, keeping every ref's reflog for good (docs/store.md, "Verify"). Initialised in a private directory and renamed into place, so two
  * first writers racing never see a half-made repository.
  *

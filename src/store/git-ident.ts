@@ -49,7 +49,7 @@ function parseDate(text: string): { seconds: number; zone: string } | null {
  * The identity line git writes for an author or committer (`Name <email> 1767225600 +0000`),
  * computed in process so that a write needs no `git commit-tree`: the name and email cleaned as
  * git cleans them, the date from `GIT_AUTHOR_DATE`/`GIT_COMMITTER_DATE` when set (the store keeps
- * those two for tests, design section 4), else now in the local time zone.
+ * those two for tests, docs/store.md "Git's environment"), else now in the local time zone.
  *
  * @param name - the name (for the author, the Canvas-Author text)
  * @param email - the email, possibly empty

@@ -20,7 +20,7 @@ export interface GitOptions {
 }
 
 /**
- * The store's git environment (design section 4): every `GIT_*` variable of the caller is
+ * The store's git environment (docs/store.md "Git's environment"): every `GIT_*` variable of the caller is
  * cleared except the two dates (kept for tests), global and system config are ignored, and
  * messages are in the C locale.
  */

@@ -30,7 +30,7 @@ function siblingsWithout(index: Map<string, IndexedNode>, skip: string | null): 
 }
 
 /**
- * The one-node guard (design section 4): every write calls this with the document at the
+ * The one-node guard (docs/store.md "Writes"): every write calls this with the document at the
  * canvas's current revision and the document about to be written. It refuses unless every node
  * other than the named node N keeps its type, attributes, `v`, character data, parent, and its
  * order among its parent's other children; and N changed exactly as the op says: insert adds it

@@ -15,7 +15,7 @@ export interface HistoryEntry extends EditRecord {
 }
 
 /**
- * A node's history (design section 3, spec "The timeline"): every commit of the canvas whose
+ * A node's history (docs/identity.md, docs/cli.md): every commit of the canvas whose
  * `Canvas-Node` trailer equals the id (equality, never a substring), oldest first, spanning
  * moves. A walk of the canvas's own chain, never a scan of the repository.
  *

@@ -8,7 +8,7 @@ import type { Workspace } from './workspace.js';
 
 
 /**
- * Insert a new node (design section 3): `v=1`, after a sibling or first into a section or the
+ * Insert a new node (docs/identity.md): `v=1`, after a sibling or first into a section or the
  * root; the store mints its id (returned as `node`). A section is born empty.
  *
  * @returns applied (with the minted id and the diff of what else changed since base), conflict
@@ -27,7 +27,7 @@ export async function insertNode(ws: Workspace, req: InsertRequest): Promise<Out
 }
 
 /**
- * Replace a node's content (design section 3): same id and place, `v+1`, the type may change.
+ * Replace a node's content (docs/identity.md): same id and place, `v+1`, the type may change.
  * A section takes a childless `<section title>` (the title changes, the children stay).
  *
  * @returns applied, conflict (the node changed or vanished since base), or rejected
@@ -39,7 +39,7 @@ export function replaceNode(ws: Workspace, req: ReplaceRequest): Promise<Outcome
 }
 
 /**
- * Remove a node (design section 3). A section with children is refused, naming every child.
+ * Remove a node (docs/identity.md). A section with children is refused, naming every child.
  *
  * @returns applied, conflict, or rejected (`HAS_CHILDREN`, `NODE_NOT_FOUND`, ...)
  * @throws CanvasError `NO_ROLE`, internal errors
@@ -49,7 +49,7 @@ export function removeNode(ws: Workspace, req: RemoveRequest): Promise<Outcome> 
 }
 
 /**
- * Move a node (design section 3): same content, `v+1`; a section travels with its subtree; never
+ * Move a node (docs/identity.md): same content, `v+1`; a section travels with its subtree; never
  * into its own subtree; one level of nesting holds after the move.
  *
  * @returns applied, conflict (the node or the anchor changed since base), or rejected

@@ -52,5 +52,5 @@ export interface Rejected {
   data?: Record<string, unknown>;
 }
 
-/** Every write returns exactly one of these four (design section 6, spec/001). */
+/** Every write returns exactly one of these four (docs/store.md "Outcomes", docs/mcp.md). */
 export type Outcome = Applied | Proposed | Conflict | Rejected;

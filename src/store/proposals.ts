@@ -52,7 +52,7 @@ function decided(p: ProposalFile): CanvasError {
 }
 
 /**
- * List a canvas's proposals (design section 6), open ones first, then by id.
+ * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
  *
  * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
  */
@@ -88,7 +88,7 @@ function editOf(p: ProposalFile): EditInput {
 }
 
 /**
- * Approve a proposal (design section 6): an editor or owner replays it through the same write
+ * Approve a proposal (docs/roles.md "Proposals"): an editor or owner replays it through the same write
  * path against the proposal's own base, so a node that moved since is a conflict. The applied
  * commit is the edit's, authored by the approver with the approver's reason as its subject, with
  * `Canvas-Proposal`, `Canvas-Proposed-By` and `Canvas-Proposed-Why` (the proposer's reason); the
@@ -136,7 +136,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
 
 
 /**
- * Reject a proposal (design section 6): an editor or owner, once; one commit touching only the
+ * Reject a proposal (docs/roles.md "Proposals"): an editor or owner, once; one commit touching only the
  * proposal's file, with `Canvas-Proposal`.
  *
  * @returns applied (node null) or rejected (`PROPOSAL_NOT_FOUND`, `PROPOSAL_DECIDED`,

@@ -17,7 +17,7 @@ export interface AccessReport {
 }
 
 /**
- * Read a canvas's grants (design section 6, `canvas access`).
+ * Read a canvas's grants (docs/roles.md "Roles", `canvas access`).
  *
  * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
  */

@@ -16,7 +16,7 @@ export interface SnapshotOptions {
 }
 
 /**
- * Read a snapshot of a canvas for the projections (design section 7): the tree at one revision,
+ * Read a snapshot of a canvas for the projections (docs/projections.md): the tree at one revision,
  * the frozen marker with its reason, the last edit, the recent edits with reasons, and the
  * crossings. One read; renderers never touch git.
  *

@@ -2,7 +2,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { Rejected } from './outcome.js';
 
 /**
- * Turn a refusal into the `rejected` outcome (design section 6): its code, message as the reason,
+ * Turn a refusal into the `rejected` outcome (docs/store.md "Outcomes"): its code, message as the reason,
  * hint and data. Anything that is not a refusal (a conflict is returned, never thrown; `NO_ROLE`
  * and internal errors are thrown) is thrown on.
  *

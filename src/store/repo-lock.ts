@@ -100,7 +100,7 @@ function breakStale(path: string, stale: LockContent): void {
 }
 
 /**
- * Hold the repository lock around `fn` (design section 4): a lock file in `.git` with the
+ * Hold the repository lock around `fn` (docs/store.md "Concurrency and crashes"): a lock file in `.git` with the
  * holder's pid and start time; a lock whose process is gone is broken. Waits with a growing
  * back-off up to `timeoutMs`.
  *

@@ -1,4 +1,4 @@
-/** The role ladder (design section 6, spec/001): each role includes the ones below it. */
+/** The role ladder (docs/roles.md "Roles"): each role includes the ones below it. */
 export type Role = 'viewer' | 'commenter' | 'editor' | 'owner';
 
 /** The roles, lowest first. */

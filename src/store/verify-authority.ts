@@ -52,7 +52,7 @@ function payloadOf(node: CanvasNode): string {
   return serializeNode(node.type === 'section' ? { ...node, children: [] } : node, { payload: true });
 }
 
-/** The role a commit's op needs, and what to call it (design section 6). */
+/** The role a commit's op needs, and what to call it (docs/roles.md "Roles"). */
 function needed(c: CanvasCommit): { role: Role; what: string } | null {
   switch (c.op) {
     case 'create':

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 
-/** A resolved workspace (design section 1). All paths are real paths. */
+/** A resolved workspace (docs/store.md "Workspace"). All paths are real paths. */
 export interface Workspace {
   /** The workspace directory. */
   root: string;
@@ -20,7 +20,7 @@ export interface WorkspaceOptions {
 
 /**
  * Resolve the workspace: `--workspace DIR`, else `$CANVAS_WORKSPACE`, else `$OPENCLAW_WORKSPACE`
- * (design section 1). The directory must exist and be a directory (a file is `NO_WORKSPACE`, never
+ * (docs/store.md "Workspace"). The directory must exist and be a directory (a file is `NO_WORKSPACE`, never
  * an internal error later); it is compared as a real path (docs/errors.md, `NO_WORKSPACE`).
  *
  * @param options - the flag's value and the environment (default `process.env`)

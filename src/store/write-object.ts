@@ -21,7 +21,7 @@ export function hashObject(type: ObjectType, content: Buffer): string {
 
 /**
  * Write a loose object into a repository the way `git hash-object -w` does, without a process
- * (design section 4: objects are built without the shared index): zlib at git's loose-object
+ * (docs/store.md "Writes": objects are built without the shared index): zlib at git's loose-object
  * level (1), into a private temporary file in the object's directory, renamed into place, read
  * only. An object already present as a loose file is not written again; objects are
  * content-addressed, so a copy beside a packed one is harmless (git prunes it when it packs).

@@ -1,6 +1,6 @@
 import type { PayloadInput } from '../model/payload-from-input.js';
 
-/** What every write takes (design section 4). */
+/** What every write takes (docs/store.md "Writes"). */
 export interface WriteRequest {
   /** The ledger id. */
   ledger: string;
