@@ -185,7 +185,7 @@ export class CanvasError extends Error {
 }
 
 /**
- * Map an error kind to the CLI's exit code (design section 6): 2 rejected or usage, 3 conflict,
+ * Map an error kind to the CLI's exit code (docs/cli.md "Exit codes"): 2 rejected or usage, 3 conflict,
  * 4 verify found a violation, 5 no role, 1 internal; `canvas check` adds 6 the model could not
  * be asked and 7 its reply was refused (docs/coherence.md "Failures").
  */

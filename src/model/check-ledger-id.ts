@@ -2,7 +2,7 @@ import { CanvasError } from './canvas-error.js';
 import { LEDGER_ID } from './patterns.js';
 
 /**
- * Whether a string is a ledger id (design section 1): `^[a-z0-9][a-z0-9._-]{0,63}$`, not ending
+ * Whether a string is a ledger id (docs/store.md "Workspace"): `^[a-z0-9][a-z0-9._-]{0,63}$`, not ending
  * in `.xml`; and, because it names the git ref `refs/canvas/<ledger>`, holding no `..` and not
  * ending in `.` or `.lock` (git's ref-name rules; docs/store.md).
  */
@@ -18,7 +18,7 @@ export function isLedgerId(ledger: unknown): ledger is string {
 }
 
 /**
- * Check a ledger id before any file is touched (design section 1, {@link isLedgerId}).
+ * Check a ledger id before any file is touched (docs/store.md "Workspace", {@link isLedgerId}).
  *
  * @param ledger - the caller's ledger id
  * @returns the ledger id, unchanged

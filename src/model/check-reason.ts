@@ -1,7 +1,7 @@
 import { CanvasError } from './canvas-error.js';
 import { BIDI_CONTROL, LONE_SURROGATE, REASON_CONTROL } from './patterns.js';
 
-/** The longest reason, in code points (design section 4). */
+/** The longest reason, in code points (docs/store.md "Writes"). */
 export const MAX_REASON = 500;
 
 /**

@@ -6,7 +6,7 @@ import type { Canvas, CanvasNode, NodePayload } from './types.js';
 /** Where a node goes: right after a sibling, or first into a section or the root. */
 export type Anchor = { after: string } | { into: string };
 
-/** A canvas edit, as the store applies it (design section 3). */
+/** A canvas edit, as the store applies it (docs/identity.md). */
 export type TreeEdit =
   | { op: 'insert'; id: string; payload: NodePayload; anchor: Anchor }
   | { op: 'replace'; node: string; payload: NodePayload }
@@ -106,7 +106,7 @@ function place(canvas: Canvas, anchor: Anchor, moving: NodePayload | CanvasNode,
 }
 
 /**
- * Apply one edit to a copy of a canvas (design section 3). The result still has to pass the
+ * Apply one edit to a copy of a canvas (docs/identity.md). The result still has to pass the
  * one-node guard; this function gives each refusal its own code and a message that names the
  * nodes involved.
  *

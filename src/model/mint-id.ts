@@ -4,7 +4,7 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const ALNUM = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * Mint a node id deterministically (design section 3): a SHA-256 of the ledger id, the canvas
+ * Mint a node id deterministically (docs/identity.md): a SHA-256 of the ledger id, the canvas
  * revision, the payload and an attempt counter, shortened to `[a-z][a-z0-9]{3}`; every 8 taken
  * attempts the id grows by one character (up to 12). Same history, same ids.
  *

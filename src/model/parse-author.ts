@@ -1,7 +1,7 @@
 import { CanvasError } from './canvas-error.js';
 import { AUTHOR_PART } from './patterns.js';
 
-/** An author (design section 4): `who[ | step:S][ | run:R]` or `who | by-hand`. */
+/** An author (docs/store.md "Writes"): `who[ | step:S][ | run:R]` or `who | by-hand`. */
 export interface Author {
   who: string;
   step?: string;

@@ -7,7 +7,7 @@ import { isLedgerId } from './check-ledger-id.js';
 import type { Canvas } from './types.js';
 
 /**
- * Parse and check a whole canvas document (design section 2): safe XML, the closed vocabulary,
+ * Parse and check a whole canvas document (docs/schema.md): safe XML, the closed vocabulary,
  * unique ids, one level of section nesting, equal row widths.
  *
  * @param text - the canvas XML (canonical or not)

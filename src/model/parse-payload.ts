@@ -8,7 +8,7 @@ import type { NodePayload } from './types.js';
 /**
  * Parse a writer's payload: exactly one node element as an XML fragment, carrying neither `id`
  * nor `v` (the store mints ids and counts versions), and, for a section, no children
- * (design section 3).
+ * (docs/identity.md).
  *
  * @param text - the fragment, for example `<text>Ship it.</text>`
  * @returns the node without id and v

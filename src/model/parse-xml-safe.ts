@@ -7,7 +7,7 @@ import { checkXmlDepth, MAX_DEPTH } from './check-xml-depth.js';
 /**
  * Parse XML text into a xast tree, safely: a DOCTYPE, a processing instruction (the XML
  * declaration included), a comment, or an entity reference beyond the five predefined and numeric
- * ones is refused, never expanded (design section 2). CRLF and CR are normalized to LF by the
+ * ones is refused, never expanded (docs/schema.md). CRLF and CR are normalized to LF by the
  * parser, as XML itself does.
  *
  * @param text - the XML source (a whole canvas or one node fragment)

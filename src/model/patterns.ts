@@ -1,8 +1,8 @@
-/** The patterns of design sections 1-4, each written once. */
+/** The patterns of ledger ids, node ids and authors (docs/store.md, docs/schema.md), each written once. */
 
-/** A ledger id (design section 1): also must not end in `.xml`. */
+/** A ledger id (docs/store.md "Workspace"): also must not end in `.xml`. */
 export const LEDGER_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** A node id (design section 2). */
+/** A node id (docs/schema.md). */
 export const NODE_ID = /^[a-z][a-z0-9]{1,11}$/;
 /** A node version: a positive integer written without leading zeros. */
 export const VERSION = /^[1-9][0-9]{0,8}$/;
@@ -16,7 +16,7 @@ export const DOC_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 export const REASON_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
 /** The bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069). */
 export const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/u;
-/** `who`, `step` and `run` of an author (design section 4). */
+/** `who`, `step` and `run` of an author (docs/store.md "Writes"). */
 export const AUTHOR_PART = /^[A-Za-z0-9][A-Za-z0-9._@:-]*$/;
 /** The SVG namespace. */
 export const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -5,7 +5,7 @@ import { DOC_CONTROL, LONE_SURROGATE, XML_NONCHAR } from './patterns.js';
 import type { NodePayload } from './types.js';
 
 /**
- * A payload as a writer gives it (design section 10): one XML fragment, or the sugar of
+ * A payload as a writer gives it (docs/cli.md): one XML fragment, or the sugar of
  * `--text`, `--question` and `--section TITLE`. A question is open unless `answered` is true
  * (`--answered`), so replacing an answered question re-opens it only when asked to (docs/cli.md,
  * "Payload").

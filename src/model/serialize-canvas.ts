@@ -3,7 +3,7 @@ import { serializeNode } from './serialize-node.js';
 import type { Canvas } from './types.js';
 
 /**
- * Serialize a canvas to its canonical bytes (design section 2, docs/canonical.md): UTF-8 without
+ * Serialize a canvas to its canonical bytes (docs/schema.md, docs/canonical.md): UTF-8 without
  * BOM, no XML declaration, LF line ends, two-space indent, one node per line, attributes in
  * schema order, minimal escaping, one final newline. `serializeCanvas(parseCanvas(x))` is
  * idempotent.

@@ -50,7 +50,7 @@ function inline(c: ElementContent): string {
 }
 
 /**
- * Serialize one node in canonical form (design section 2, docs/canonical.md): attributes in the
+ * Serialize one node in canonical form (docs/schema.md, docs/canonical.md): attributes in the
  * order of the schema table, character data inline and verbatim, minimal escaping, two-space
  * indentation, one final newline.
  *

@@ -13,7 +13,7 @@ export interface SnapshotEdit {
 }
 
 /**
- * A node that crossed between sections (design section 7): its parent now differs from its parent
+ * A node that crossed between sections (docs/projections.md): its parent now differs from its parent
  * at insert. It carries one reason: that of the latest move into its current parent.
  */
 export interface Crossing {
@@ -28,7 +28,7 @@ export interface Crossing {
 }
 
 /**
- * Everything a renderer gets: one read of a canvas at one revision (design section 7).
+ * Everything a renderer gets: one read of a canvas at one revision (docs/projections.md).
  * Renderers are pure functions of a snapshot; none touches git.
  */
 export interface Snapshot {

@@ -2,7 +2,7 @@ import { CanvasError } from '../canvas-error.js';
 import type { DiagramPosition } from './diagram-types.js';
 
 /**
- * Build the `DIAGRAM_SYNTAX` error of a diagram source (design section 8): the message starts with
+ * Build the `DIAGRAM_SYNTAX` error of a diagram source (docs/diagram.md): the message starts with
  * the 1-based line and column, `data` carries them as numbers.
  *
  * @param at - where the problem is

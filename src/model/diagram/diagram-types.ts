@@ -1,5 +1,5 @@
 /**
- * The syntax tree of a Canvas Diagram 1 source (design section 8, `docs/diagram.md`). Every list
+ * The syntax tree of a Canvas Diagram 1 source (docs/diagram.md). Every list
  * is in source order (nodes in order of first appearance), so a drawing of it is deterministic.
  */
 

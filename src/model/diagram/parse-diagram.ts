@@ -262,7 +262,7 @@ class Parser {
 }
 
 /**
- * Parse a Canvas Diagram 1 source (design section 8; `docs/diagram.md` owns the grammar). Pure and
+ * Parse a Canvas Diagram 1 source (docs/diagram.md owns the grammar). Pure and
  * deterministic: nodes in order of first appearance, edges and groups in source order.
  *
  * @param source - the figure's source text; LF, CR LF or CR line ends

@@ -31,7 +31,7 @@ function describe(r: SvgRemoval): string {
 }
 
 /**
- * Refuse an SVG that the hardened sanitizer would change in any way (design section 8): it is
+ * Refuse an SVG that the hardened sanitizer would change in any way (docs/svg.md): it is
  * read the way a browser reads SVG inline in an HTML page, then sanitized; the input must come
  * through both unchanged. Loads jsdom and DOMPurify on first use.
  *

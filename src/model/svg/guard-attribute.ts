@@ -1,6 +1,6 @@
 /**
- * The attribute rules the SVG sanitizer adds to DOMPurify's SVG profile (design section 8,
- * notes/libraries.md section 3, docs/svg.md). Pure string logic, kept apart so it reads as a list.
+ * The attribute rules the SVG sanitizer adds to DOMPurify's SVG profile (docs/svg.md,
+ * docs/svg.md "The write-time check"). Pure string logic, kept apart so it reads as a list.
  */
 
 /** Attributes whose value is a URL (beyond `href` and `xlink:href`, which have their own rule). */

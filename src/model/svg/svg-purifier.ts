@@ -1,6 +1,6 @@
 /**
- * One DOMPurify instance on one jsdom window per process (design section 8), configured for SVG
- * and hardened (notes/libraries.md section 3). jsdom and DOMPurify are imported on first use only,
+ * One DOMPurify instance on one jsdom window per process (docs/svg.md), configured for SVG
+ * and hardened (docs/svg.md "The write-time check"). jsdom and DOMPurify are imported on first use only,
  * so a process that never meets an SVG figure never loads them. Parsing a string in jsdom does no
  * I/O (no resource is fetched), so this stays a pure function of its input, as model/ requires.
  */
