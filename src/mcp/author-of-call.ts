@@ -3,7 +3,7 @@ import { AUTHOR_PART } from '../model/patterns.js';
 
 /**
  * Build the author of a write from the server's identity and a call's optional `step` and `run`
- * (design section 4: `<who>[ | step:<step>][ | run:<run>]`). The who is always the server's
+ * (docs/store.md "Writes": `<who>[ | step:<step>][ | run:<run>]`). The who is always the server's
  * `--as`: a call cannot write as anyone else.
  *
  * @param who - the server's identity

@@ -4,8 +4,8 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { Workspace } from '../store/workspace.js';
 
 /**
- * Check that a tool call names the workspace this server serves (spec/001 "Workspace scoping",
- * design section 1: workspace paths are compared as real paths). A relative path, a path that
+ * Check that a tool call names the workspace this server serves (docs/mcp.md "Workspace scoping",
+ * docs/store.md "Workspace": workspace paths are compared as real paths). A relative path, a path that
  * does not exist, or any other directory is a mismatch. The refusal does not name the served
  * workspace: a caller told the wrong workspace must not simply switch to this one.
  *

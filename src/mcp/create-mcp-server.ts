@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { buildMcpServer, type CanvasServerOptions } from './build-mcp-server.js';
 
 /**
- * Build the canvas MCP server (design section 6, spec/001 "MCP Tools", docs/mcp.md): one
+ * Build the canvas MCP server (docs/mcp.md "The tools"): one
  * workspace, resolved now, and one identity; twelve tools (canvas_read, canvas_history,
  * canvas_log, canvas_prompt, canvas_list_proposals, canvas_insert, canvas_replace, canvas_remove,
  * canvas_move, canvas_approve_proposal, canvas_reject_proposal, canvas_check). The MCP SDK and zod are loaded

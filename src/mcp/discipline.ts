@@ -1,6 +1,6 @@
 /**
- * The writing discipline every write tool's description carries (design section 7 "Prompt",
- * spec/001): read first, write against the sha, one node per call, a reason that says why, never
+ * The writing discipline every write tool's description carries (docs/projections.md "The prompt",
+ * docs/mcp.md): read first, write against the sha, one node per call, a reason that says why, never
  * quietly answer an open question, and check the outcome explicitly.
  */
 export const DISCIPLINE = [

@@ -1,6 +1,6 @@
 import type { Snapshot } from '../model/snapshot.js';
 
-/** The prompt renderer's signature (src/render/text/render-prompt.ts, design section 7). */
+/** The prompt renderer's signature (src/render/text/render-prompt.ts, docs/projections.md "The prompt"). */
 export type RenderPrompt = (snapshot: Snapshot, options: { edits?: number; budget?: number }) => string;
 
 /**

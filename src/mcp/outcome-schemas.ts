@@ -1,6 +1,5 @@
 /**
- * The JSON shapes the MCP server returns (design section 6, spec/001 "The write-outcome
- * contract", docs/mcp.md). Every write tool's result text parses against exactly one of the four
+ * The JSON shapes the MCP server returns (docs/mcp.md "The four outcomes"). Every write tool's result text parses against exactly one of the four
  * outcome schemas; `outcome` is the discriminant, so a caller never infers the outcome from prose.
  * Any other refusal (no role, a read refused) is an {@link ErrorResultSchema}, which has no
  * `outcome` key and so is never mistaken for one of the four.

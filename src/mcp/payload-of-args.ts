@@ -11,7 +11,7 @@ export interface PayloadArgs {
 }
 
 /**
- * Exactly one payload argument: `xml`, `text`, `question` or `section` (design section 10).
+ * Exactly one payload argument: `xml`, `text`, `question` or `section` (docs/cli.md).
  *
  * @returns the payload as the store takes it
  * @throws CanvasError `USAGE` when none or several are given, or `answered` without `question`

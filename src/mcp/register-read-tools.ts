@@ -20,7 +20,7 @@ const REFUSED =
 
 /**
  * Register the read tools: canvas_read, canvas_history, canvas_log, canvas_prompt and
- * canvas_list_proposals (design sections 5-7, docs/mcp.md). Each checks the workspace, then that
+ * canvas_list_proposals (docs/mcp.md "The tools"). Each checks the workspace, then that
  * the server's identity holds at least viewer on the canvas.
  *
  * @param server - the MCP server

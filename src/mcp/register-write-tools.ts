@@ -27,7 +27,7 @@ interface CommonArgs {
 
 /**
  * Register the write tools: canvas_insert, canvas_replace, canvas_remove, canvas_move,
- * canvas_approve_proposal and canvas_reject_proposal (design sections 3-6, docs/mcp.md). Each
+ * canvas_approve_proposal and canvas_reject_proposal (docs/mcp.md "The tools"). Each
  * checks the workspace, then calls one store function as the server's identity; the store gates
  * the role (a commenter's edit becomes a proposal, a viewer's is rejected, no grant is NO_ROLE).
  *

@@ -4,7 +4,7 @@ import { roleOf } from '../store/role.js';
 import type { ServerContext } from './server-context.js';
 
 /**
- * Gate an MCP read (design section 6: MCP reads need viewer; spec/001: no default role, an
+ * Gate an MCP read (docs/roles.md "Roles": MCP reads need viewer; docs/mcp.md: no default role, an
  * ungranted caller gets a clear error, not a downgraded read).
  *
  * @param ctx - the server's workspace and identity

@@ -1,11 +1,11 @@
 /**
- * The arguments of the MCP tools (docs/mcp.md), named as on the command line (design section 10):
+ * The arguments of the MCP tools (docs/mcp.md), named as on the command line (docs/cli.md):
  * `workspace`, `ledger`, `node`, `after`, `into`, `xml`/`text`/`question`/`section`, `base`,
  * `require`, `why`, `idempotencyKey`, `proposalId`. Each carries the description a client shows.
  *
  * Deliberately loose where the store owns the rule: `why` is any string, so a reason with a line
  * break or a control character reaches the store and comes back as the `rejected` outcome
- * (`BAD_REASON`), never as a schema error and never stripped (spec/001 "The reason field"). The
+ * (`BAD_REASON`), never as a schema error and never stripped (docs/store.md "Writes"). The
  * ledger id, node ids, shas and the idempotency key's form are checked by the store the same way.
  */
 import { z } from 'zod';

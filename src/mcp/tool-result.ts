@@ -3,7 +3,7 @@
  * the edges only; docs/mcp.md "Results and errors").
  *
  * - A write's outcome (`applied`, `proposed`, `conflict`, `rejected`): one text content holding
- *   the outcome as JSON, `isError: false` (spec/001's examples). A refusal thrown as a
+ *   the outcome as JSON, `isError: false` (docs/mcp.md "The four outcomes"). A refusal thrown as a
  *   `rejected`-kind CanvasError (say, WORKSPACE_MISMATCH) becomes the `rejected` outcome.
  * - Any other refusal (NO_ROLE, a read of a missing canvas, a workspace mismatch on a read):
  *   `{"error":{"code","message","hint"[,"data"]}}`, `isError: false`: it is a clear answer to the
