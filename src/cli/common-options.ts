@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 
-/** Add the options every command takes: --workspace, --author, --json (design section 10). */
+/** Add the options every command takes: --workspace, --author, --json (docs/cli.md). */
 export function withGlobal(cmd: Command): Command {
   return cmd
     .option('--workspace <dir>', 'the workspace (else $CANVAS_WORKSPACE, else $OPENCLAW_WORKSPACE)')

@@ -3,7 +3,7 @@ import type { PayloadInput } from '../model/payload-from-input.js';
 import { resolveWorkspace, type Workspace } from '../store/workspace.js';
 import { readInputFile } from './read-input-file.js';
 
-/** The options every command takes (design section 10). */
+/** The options every command takes (docs/cli.md). */
 export interface GlobalOptions {
   workspace?: string;
   author?: string;

@@ -17,7 +17,7 @@ function common(ledger: string, o: WriteOptions) {
   return { ledger, why: o.why ?? '', author: authorOf(o), idempotencyKey: o.idempotencyKey };
 }
 
-/** Register grant, revoke, access, proposals, approve and reject (design sections 6 and 10). */
+/** Register grant, revoke, access, proposals, approve and reject (docs/roles.md; docs/cli.md). */
 export function registerAccessCommands(program: Command): void {
   withWrite(program.command('grant'))
     .description("grant a role on a canvas (the owner's): viewer < commenter < editor < owner")

@@ -21,7 +21,7 @@ function progress(): ((done: number, total: number, ledger: string) => void) | u
   };
 }
 
-/** Register `canvas build [--out DIR] [--ledger ID]...` (design section 7). */
+/** Register `canvas build [--out DIR] [--ledger ID]...` (docs/site.md). */
 export function registerBuildCommand(program: Command): void {
   withGlobal(program.command('build'))
     .description('build the static site: every canvas at its revision, one page, comment and prompt each, and an index')

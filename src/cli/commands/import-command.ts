@@ -12,7 +12,7 @@ interface ImportOptions extends GlobalOptions {
   idempotencyKey?: string;
 }
 
-/** Register `canvas import <ledger> --markdown FILE --why R` (design sections 9 and 10). */
+/** Register `canvas import <ledger> --markdown FILE --why R` (docs/import.md; docs/cli.md). */
 export function registerImportCommand(program: Command): void {
   withWrite(program.command('import'))
     .description('birth a canvas from a Markdown decision record, one commit per node (mapping: docs/import.md)')

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 
-/** Register `canvas mcp --as <who> [--workspace DIR]` (design section 6, docs/mcp.md). */
+/** Register `canvas mcp --as <who> [--workspace DIR]` (docs/mcp.md). */
 export function registerMcpCommand(program: Command): void {
   program
     .command('mcp')

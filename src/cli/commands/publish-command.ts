@@ -64,7 +64,7 @@ function print(r: PublishResult): void {
   if (r.note) process.stderr.write(`note: ${r.note}\n`);
 }
 
-/** Register `canvas publish` (spec "Projections" 2; `docs/basecamp.md`). */
+/** Register `canvas publish` (docs/basecamp.md; docs/projections.md "The comment"). */
 export function registerPublishCommand(program: Command): void {
   withGlobal(program.command('publish'))
     .description("write the ledger row's Basecamp comment: the row's body, then the canvas; created once, then updated in place")

@@ -17,7 +17,7 @@ function collect(value: string, previous: string[] = []): string[] {
 // parses what it prints, so bytes a write would refuse are refused here too: it imports the
 // parser when it runs, so that `history` and `log` never load it.
 
-/** Register read, history and log (design section 10). */
+/** Register read, history and log (docs/cli.md). */
 export function registerReadCommands(program: Command): void {
   withGlobal(program.command('read'))
     .description('print the canvas with its Canvas-Base: line (the sha to write against)')

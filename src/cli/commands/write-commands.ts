@@ -30,7 +30,7 @@ function done(code: number): void {
 // The write path is imported when a write runs, so that reads never load it.
 const writes = () => import('../store-writes.js');
 
-/** Register create, open, insert, replace, remove, move and freeze (design section 10). */
+/** Register create, open, insert, replace, remove, move and freeze (docs/cli.md). */
 export function registerWriteCommands(program: Command): void {
   withWrite(program.command('create'))
     .description('create a canvas: the root alone, one commit')
