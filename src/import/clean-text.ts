@@ -9,7 +9,7 @@ function codePoint(ch: string): string {
 /**
  * Make Markdown source safe to map (docs/import.md, "Characters"): drop a leading byte order
  * mark, turn CRLF and CR into LF (as XML would), and drop every control character the schema
- * refuses (design section 2: C0 but tab and line feed, DEL, C1), reporting each with its line.
+ * refuses (docs/schema.md: C0 but tab and line feed, DEL, C1), reporting each with its line.
  * Line numbers are unchanged by this.
  *
  * @param markdown - the source as read

@@ -44,7 +44,7 @@ const FORMATTING: Readonly<Record<string, string>> = {
 };
 
 /**
- * Flatten inline Markdown (phrasing content) to plain text (design section 9; docs/import.md, "Inline"): the
+ * Flatten inline Markdown (phrasing content) to plain text (docs/import.md, "Inline"): the
  * words of emphasis, strong, strikethrough, inline code and links are kept and the formatting
  * dropped, inline HTML is kept as its raw source, a hard break becomes a line feed. Every
  * flattening is reported with its line.

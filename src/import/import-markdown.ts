@@ -1,5 +1,5 @@
 /**
- * `canvas import` (design section 9): birth a canvas from a Markdown decision record through
+ * `canvas import` (docs/import.md): birth a canvas from a Markdown decision record through
  * the public write functions only: `createCanvas`, then one `insertNode` per block, each
  * against the revision the previous write returned. The mapping is docs/import.md.
  *
@@ -76,7 +76,7 @@ function rejectedError(o: Outcome): CanvasError {
 }
 
 /**
- * Import a Markdown decision record as a new canvas (design section 9; the mapping is
+ * Import a Markdown decision record as a new canvas (docs/import.md; the mapping is
  * docs/import.md). Every block is mapped and checked against the schema, and every reason
  * checked, before the first write, so bad input writes nothing. Then the canvas is created and
  * each node inserted through `insertNode` with `base` = the revision the previous write returned:

@@ -17,7 +17,7 @@ import type { Flattening, ImportPlan, PlannedNode } from './import-plan.js';
 export const UNTITLED = '(untitled)';
 
 /**
- * Whether `###` becomes a section inside the open `##` section (design sections 2 and 9: sections
+ * Whether `###` becomes a section inside the open `##` section (docs/schema.md; docs/import.md: sections
  * nest one level), or a root-level section after it. The store takes one level of nesting, so
  * this is the default; `false` remains as an option for callers that want a flat canvas.
  */
@@ -100,7 +100,7 @@ class Planner implements InlineContext {
     return null;
   }
 
-  /** Map one block (design section 9, docs/import.md); `quoted` inside a blockquote. */
+  /** Map one block (docs/import.md); `quoted` inside a blockquote. */
   block(node: RootContent, quoted: boolean): void {
     const handler = HANDLERS[node.type] as Handler<RootContent> | undefined;
     if (handler) handler(this, node, quoted);
@@ -330,7 +330,7 @@ function parseMarkdown(markdown: string): Root {
 }
 
 /**
- * Map a Markdown decision record to the nodes of a canvas (design section 9; docs/import.md
+ * Map a Markdown decision record to the nodes of a canvas (docs/import.md
  * owns the mapping). Pure: it parses and maps, and writes nothing.
  *
  * @param markdown - the document (CRLF and CR are read as LF; a leading BOM is dropped)
