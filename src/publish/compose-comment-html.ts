@@ -5,7 +5,7 @@ import { markdownToBasecampHast } from './markdown-to-basecamp.js';
 
 /**
  * Build the one comment's HTML: the ledger row's own Markdown first, then the canvas's comment
- * Markdown after an empty line (design section 7, spec "Projections" 2). Each part is converted on
+ * Markdown after an empty line (docs/projections.md "The comment"). Each part is converted on
  * its own, so neither can change how the other parses (an unclosed fence in the row cannot swallow
  * the canvas), and the row's part is byte for byte what `markdownToBasecampHtml` gives for the row
  * alone. The row is read as GFM (as the Basecamp CLI reads it today: tables, strikethrough); the

@@ -1,6 +1,6 @@
 import type { Snapshot } from '../model/snapshot.js';
 
-/** Renders a snapshot as the comment's block-level Markdown (design section 7). */
+/** Renders a snapshot as the comment's block-level Markdown (docs/projections.md "The comment"). */
 export type CommentRenderer = (snapshot: Snapshot) => string;
 
 /**

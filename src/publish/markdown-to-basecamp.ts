@@ -32,7 +32,7 @@ export interface MarkdownDialect {
 }
 
 /**
- * Convert Markdown to a hast tree of Basecamp rich text (design section 7, `docs/basecamp.md`):
+ * Convert Markdown to a hast tree of Basecamp rich text (docs/basecamp.md):
  * CommonMark, with GFM unless told otherwise, parsed to mdast, mapped by one handler per node type
  * to Basecamp's tags, blocks separated by an empty line, then sanitized with
  * {@link BASECAMP_SCHEMA}. Raw HTML in the Markdown arrives as text.
@@ -49,7 +49,7 @@ export function markdownToBasecampHast(markdown: string, dialect: MarkdownDialec
 }
 
 /**
- * Convert Markdown to Basecamp rich text HTML (design section 7, `docs/basecamp.md`): only the
+ * Convert Markdown to Basecamp rich text HTML (docs/basecamp.md): only the
  * tags Basecamp keeps; everything else is mapped to one of them or escaped, never passed through.
  * Serialized by hast-util-to-html.
  *

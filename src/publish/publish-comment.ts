@@ -104,7 +104,7 @@ function gone(ledger: string, ref: CommentRef, cause: CanvasError): CanvasError 
 }
 
 /**
- * Publish the ledger row's one Basecamp comment (design section 7, spec "Projections" 2): the
+ * Publish the ledger row's one Basecamp comment (docs/basecamp.md, docs/projections.md "The comment"): the
  * row's own Markdown first, then the canvas comment render at its current revision, converted to
  * Basecamp rich text; created on the to-do at the first publish, then always updated in place.
  * Idempotent: the revision and a hash of the HTML are recorded in `state/publish/<ledger>.json`
