@@ -3,10 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
-import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // Every refusal of the design, one test each: the code, the exit code, and the repository and
-// working file byte-for-byte unchanged.
+// working file byte-for-byte unchanged. They run through the CLI's entry in process (its parsing,
+// its single catch and its exit code mapping); a few run as real processes (`runCli`) to pin the
+// exit code and the streams a user sees.
 
 let ws: Workspace;
 let base: string;
@@ -15,7 +18,7 @@ let child: string;
 let text: string;
 
 async function ok(args: string[]): Promise<{ node: string; revision: string }> {
-  const r = await runCli(ws, [...args, '--json']);
+  const r = await runMain(ws, [...args, '--json']);
   expect(r.code, r.stderr + r.stdout).toBe(0);
   return JSON.parse(r.stdout) as { node: string; revision: string };
 }
@@ -23,7 +26,7 @@ async function ok(args: string[]): Promise<{ node: string; revision: string }> {
 beforeEach(async () => {
   ws = tempWorkspace();
   await ok(['create', 't1', '--why', 'a canvas for the tests']);
-  base = baseOf((await runCli(ws, ['read', 't1'])).stdout);
+  base = baseOf((await runMain(ws, ['read', 't1'])).stdout);
   const s = await ok(['insert', 't1', '--into', 'root', '--section', 'Options', '--base', base, '--why', 'room for the options']);
   section = s.node;
   const c = await ok(['insert', 't1', '--into', section, '--text', 'Option A is fast.', '--base', s.revision, '--why', 'first option']);
@@ -33,21 +36,31 @@ beforeEach(async () => {
   base = t.revision;
 });
 
-/** Run a refused command: assert exit code and code, and that nothing changed. */
-async function refused(args: string[], exit: number, code: string): Promise<void> {
+type Run = (ws: Workspace, args: string[]) => Promise<CliResult>;
+
+/**
+ * Run a refused command (in process, or as a real process with `runCli`): assert exit code and
+ * code, one JSON document on stdout and nothing on stderr, and that nothing changed.
+ */
+async function refused(args: string[], exit: number, code: string, run: Run = runMain): Promise<void> {
   const before = repoState(ws);
-  const r = await runCli(ws, [args[0]!, '--json', ...args.slice(1)]);
+  const r = await run(ws, [args[0]!, '--json', ...args.slice(1)]);
   expect(r.code, r.stdout + r.stderr).toBe(exit);
   const out = JSON.parse(r.stdout) as { code?: string; outcome?: string; error?: { code: string } };
   expect(out.code ?? out.error?.code).toBe(code);
+  expect(r.stderr).toBe('');
   expect(repoState(ws)).toEqual(before);
 }
 
 describe('refusals leave the repository and working file untouched', () => {
   it('a section with children removed: HAS_CHILDREN, naming the child', async () => {
-    await refused(['remove', 't1', section, '--base', base, '--why', 'drop it'], 2, 'HAS_CHILDREN');
+    await refused(['remove', 't1', section, '--base', base, '--why', 'drop it'], 2, 'HAS_CHILDREN', runCli);
+    const before = repoState(ws);
     const r = await runCli(ws, ['remove', 't1', section, '--base', base, '--why', 'drop it']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
     expect(r.stderr).toContain(child);
+    expect(repoState(ws)).toEqual(before);
   });
 
   it('a section with children rewritten as another type: HAS_CHILDREN', async () => {
@@ -106,7 +119,7 @@ describe('refusals leave the repository and working file untouched', () => {
   it('--require after any change: conflict, exit 3', async () => {
     await ok(['insert', 't1', '--into', 'root', '--text', 'unrelated', '--base', base, '--why', 'an unrelated edit']);
     const before = repoState(ws);
-    const r = await runCli(ws, ['replace', 't1', text, '--text', 'x', '--require', base, '--why', 'strict', '--json']);
+    const r = await runMain(ws, ['replace', 't1', text, '--text', 'x', '--require', base, '--why', 'strict', '--json']);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'conflict', code: 'REQUIRE_CHANGED', expectedRevision: base });
     expect(repoState(ws)).toEqual(before);
@@ -154,7 +167,8 @@ describe('refusals leave the repository and working file untouched', () => {
     execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit', '-q', '--allow-empty', '-m', 'by hand'], { cwd: ws.repo });
     const head = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
     await refused(['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x'], 2, 'FOREIGN_COMMIT');
-    const r = await runCli(ws, ['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x']);
+    const r = await runMain(ws, ['replace', 't1', text, '--text', 'x', '--base', base, '--why', 'x']);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`update-ref refs/heads/main ${base} ${head}`);
   });
 
@@ -190,5 +204,6 @@ describe('refusals leave the repository and working file untouched', () => {
     await refused(['insert', 't1', '--into', 'root', '--text', 'x', '--question', 'y', '--base', base, '--why', 'x'], 2, 'USAGE');
     await refused(['replace', 't1'], 2, 'USAGE');
     await refused(['frobnicate'], 2, 'USAGE');
+    await refused(['replace', 't1', '--text', 'x'], 2, 'USAGE', runCli);
   });
 });
