@@ -6,6 +6,11 @@
 //                             reached only through import() is initialised when first used
 //   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import
 //
+// Two bundles rather than one because the numbers require it: one bundle of everything, with the
+// compile cache, costs 5-6% more CPU per `canvas read` and `canvas replace` (esbuild hoists the
+// functions of every lazily initialised module to the bundle's top level, so all of them are
+// created at start), which is the edit target's whole margin (docs/performance.md, "Start-up").
+//
 // Each module is in exactly one bundle. The entry exposes a registry of its modules
 // (`shared`); canvas-lazy.cjs takes every module the entry holds from there instead of a copy,
 // so a class or a per-process pool exists once. The entry reaches the lazy modules through the

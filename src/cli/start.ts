@@ -1,30 +1,33 @@
-// The CLI's start: runs the CommonJS bundles of dist/cli through V8's code cache. Node 20 has
-// no module compile cache (`module.enableCompileCache` arrived in Node 22), and compiling the
-// bundle is much of what a short command costs beyond `node -e 0` (docs/performance.md,
-// "Start-up"). Each bundle is compiled as a `vm.Script` with the cached data a previous run of
-// the same command left, and when there was none (or it was refused), the data is made at exit,
-// after the command ran, so it holds every function the command compiled, not only the top level.
+// The CLI's start (dist/cli/start.cjs, required by bin/canvas.js): runs the bundles of dist/cli
+// (scripts/build.js) through a compile cache (docs/performance.md, "Start-up"; docs/cli.md,
+// "Start-up and the compile cache").
+//
+// Where Node has `module.enableCompileCache` (22.1+), that is the cache. Node 20 has none, and
+// compiling the bundles is much of what a short command costs beyond `node -e 0`. Measured on
+// Node 20.20 (40 alternating runs of each, same workspace, medians of user+sys CPU time on the
+// shared machine under load): with the cache below, `canvas read` 126 ms and `canvas replace`
+// 144 ms; the same bundles without it 148 ms and 169 ms (15-17% more); one plain bundle of
+// everything without it 177 ms and 204 ms (40% more), which would miss the CLI targets of
+// docs/performance.md. So on Node 20 each bundle is compiled as a `vm.Script` with the cached data
+// a previous run of the same command left; when there was none (or V8 refused it), the data is
+// made at exit, after the command ran, so it holds every function the command compiled, not only
+// the top level.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
+import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 import { COMMAND_NAMES } from './command-names.js';
 
-/** What `require` of a bundle gives: its `module.exports`. */
-type Exports = Record<string, unknown>;
+/** The entry bundle; it requires `./canvas-lazy.cjs` when an import() of a lazy module runs. */
+const ENTRY = join(__dirname, 'canvas.cjs');
 
-/** The internals of node:module this start uses (stable since Node 0.x, used by every preloader). */
-interface ModuleInternals {
-  new (id: string, parent?: unknown): { filename: string; paths: string[]; exports: Exports; loaded: boolean; require(id: string): unknown };
-  wrap(source: string): string;
-  _nodeModulePaths(dir: string): string[];
-  _resolveFilename(request: string, parent: unknown): string;
-}
+/** What a bundle's `module` is here: its exports, as the bundle sets them. */
+type Loaded = { exports: Record<string, unknown> };
 
-const NodeModule = Module as unknown as ModuleInternals;
-const loaded = new Map<string, { exports: Exports }>();
+/** The bundles run so far, by absolute path (each runs once per process). */
+const loaded = new Map<string, Loaded>();
 
 /** At most this many cache files are kept in the directory; the oldest go first. */
 const MAX_FILES = 100;
@@ -66,12 +69,6 @@ function fnv(text: string): string {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The command a run names (the cache is kept per command), or `_` for anything else. */
-function commandOf(argv: string[]): string {
-  const c = argv[2] ?? '';
-  return COMMAND_NAMES.includes(c) ? c : '_';
-}
-
 /**
  * The cached data in a cache file, or undefined when there is none or it is damaged. A file is
  * the CRC-32 of the data (4 bytes, big-endian) and the data: V8 checks only the data's header
@@ -96,45 +93,6 @@ function readCache(path: string): Buffer | undefined {
 }
 
 /**
- * Load one bundle of dist/cli (once per process), through the code cache.
- *
- * @param file - the bundle's absolute path
- * @returns its `module.exports`
- */
-function loadBundle(file: string): Exports {
-  const seen = loaded.get(file);
-  if (seen) return seen.exports;
-  const bytes = readFileSync(file);
-  const source = bytes.toString('utf8');
-  // The bundle's bytes, by their CRC-32 and length (0.1-0.3 ms): any other build, however it was
-  // copied or unpacked and whatever times its file has, gets other data.
-  const identity = `${bytes.length}:${crc32(bytes)}`;
-  const dir = cacheDir();
-  // One file per bundle path, command, Node version and flags (V8 refuses data made under
-  // others); a new build of the same bundle replaces the file its older build left.
-  const runtime = `${process.version}:${process.execArgv.join(' ')}:${process.env.NODE_OPTIONS ?? ''}`;
-  const prefix = `${basename(file)}.${commandOf(process.argv)}.${fnv(`${file}\n${runtime}`)}.`;
-  const cachePath = dir ? join(dir, `${prefix}${fnv(identity)}.bin`) : null;
-  const cached = cachePath ? readCache(cachePath) : undefined;
-  const script = new Script(NodeModule.wrap(source), { filename: file, ...(cached ? { cachedData: cached } : {}) });
-  if (dir && cachePath && (!cached || script.cachedDataRejected)) {
-    process.once('exit', () => saveCache(script, dir, cachePath, prefix));
-  }
-  const mod = new NodeModule(file);
-  mod.filename = file;
-  mod.paths = NodeModule._nodeModulePaths(dirname(file));
-  const entry = { exports: mod.exports };
-  loaded.set(file, entry);
-  const require = (id: string): unknown => (id.startsWith('./') && id.endsWith('.cjs') ? loadBundle(join(dirname(file), id)) : mod.require(id));
-  require.resolve = (id: string) => NodeModule._resolveFilename(id, mod);
-  const run = script.runInThisContext() as (exports: Exports, require: unknown, module: unknown, filename: string, dirname: string) => void;
-  run.call(mod.exports, mod.exports, require, mod, file, dirname(file));
-  mod.loaded = true;
-  entry.exports = mod.exports;
-  return mod.exports;
-}
-
-/**
  * Write the cached data of a script (atomically, behind its checksum), remove what an older
  * build left for the same command, and keep the directory to {@link MAX_FILES} files.
  */
@@ -146,23 +104,15 @@ function saveCache(script: Script, dir: string, cachePath: string, prefix: strin
     head.writeUInt32BE(crc32(data), 0);
     writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
     renameSync(tmp, cachePath);
-    const stale = (name: string) => name.startsWith(prefix) && join(dir, name) !== cachePath;
-    const all = readdirSync(dir).filter((name) => name.endsWith('.bin'));
-    for (const name of all.filter(stale)) rmSync(join(dir, name), { force: true });
-    const files = all.filter((name) => !stale(name));
-    if (files.length > MAX_FILES) {
-      const byAge = files
-        .map((name) => {
-          try {
-            return { path: join(dir, name), at: statSync(join(dir, name)).mtimeMs };
-          } catch {
-            return null;
-          }
-        })
-        .filter((f) => f !== null && f.path !== cachePath)
-        .sort((a, b) => a!.at - b!.at);
-      for (const f of byAge.slice(0, files.length - MAX_FILES)) rmSync(f!.path, { force: true });
+    const names = readdirSync(dir).filter((name) => name.endsWith('.bin') && join(dir, name) !== cachePath);
+    const kept: Array<{ path: string; at: number }> = [];
+    for (const name of names) {
+      const path = join(dir, name);
+      if (name.startsWith(prefix)) rmSync(path, { force: true });
+      else kept.push({ path, at: statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0 });
     }
+    kept.sort((a, b) => a.at - b.at);
+    for (const f of kept.slice(0, Math.max(0, kept.length + 1 - MAX_FILES))) rmSync(f.path, { force: true });
   } catch {
     // The cache is an optimisation: a full disk or a read-only directory costs only speed.
     try {
@@ -173,4 +123,50 @@ function saveCache(script: Script, dir: string, cachePath: string, prefix: strin
   }
 }
 
-loadBundle(join(__dirname, 'canvas.cjs'));
+/**
+ * Run one bundle of dist/cli through the cache in `dir` (Node 20), once per process. Its
+ * `require` of another bundle (`./canvas-lazy.cjs`, `./canvas.cjs`) comes back here; any other
+ * id goes to Node's `require` from the bundle's place.
+ *
+ * @param file - the bundle's absolute path
+ * @param dir - the cache directory ({@link cacheDir})
+ * @returns its `module.exports`
+ */
+function loadBundle(file: string, dir: string): Record<string, unknown> {
+  const seen = loaded.get(file);
+  if (seen) return seen.exports;
+  const bytes = readFileSync(file);
+  // One file per bundle, install path, command (anything that is not a command shares `_`), Node
+  // version and flags (V8 refuses data made under others); named also by the CRC-32 and length of
+  // the bundle's bytes (0.1-0.3 ms), so any other build, however it was copied or unpacked and
+  // whatever times its file has, gets other data, and replaces the file an older build left.
+  const command = COMMAND_NAMES.includes(process.argv[2] ?? '') ? process.argv[2] : '_';
+  const runtime = `${process.version}:${process.execArgv.join(' ')}:${process.env.NODE_OPTIONS ?? ''}`;
+  const prefix = `${basename(file)}.${command}.${fnv(`${file}\n${runtime}`)}.`;
+  const cachePath = join(dir, `${prefix}${fnv(`${bytes.length}:${crc32(bytes)}`)}.bin`);
+  const cached = readCache(cachePath);
+  // The wrapper keeps the bundle's first line on line 1, as Node's own module wrapper does.
+  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`;
+  const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
+  if (!cached || script.cachedDataRejected) process.once('exit', () => saveCache(script, dir, cachePath, prefix));
+  const module: Loaded = { exports: {} };
+  loaded.set(file, module);
+  const fromHere = nodeModule.createRequire(file);
+  const require = Object.assign((id: string): unknown => (/^\.\/[^/]+\.cjs$/.test(id) ? loadBundle(join(dirname(file), id), dir) : fromHere(id)), {
+    resolve: fromHere.resolve,
+  });
+  const run = script.runInThisContext() as (exports: object, require: unknown, module: Loaded, filename: string, dirname: string) => void;
+  run.call(module.exports, module.exports, require, module, file, dirname(file));
+  return module.exports;
+}
+
+const dir = cacheDir();
+const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+if (dir && enableCompileCache) {
+  enableCompileCache(dir);
+  require(ENTRY);
+} else if (dir) {
+  loadBundle(ENTRY, dir);
+} else {
+  require(ENTRY);
+}

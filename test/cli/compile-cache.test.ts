@@ -190,4 +190,20 @@ describe('the compile cache', () => {
     utimesSync(bundle, st.atime, st.mtime);
     expect(version()).toBe('0.1.0');
   });
+
+  it("is Node's own where Node has one (module.enableCompileCache, given the same directory)", () => {
+    // Node 20 has no enableCompileCache: a preloaded stand-in records what the start asks of it.
+    const dir = temp('canvas-cc-');
+    const record = join(temp('canvas-cc-record-'), 'asked');
+    const standIn = join(temp('canvas-cc-stand-in-'), 'enable.cjs');
+    writeFileSync(standIn, `require('node:module').enableCompileCache = (d) => require('node:fs').writeFileSync(${JSON.stringify(record)}, d);\n`);
+    const r = spawnSync(process.execPath, ['--require', standIn, join(ROOT, 'bin', 'canvas.js'), 'log', 'cached'], {
+      env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, CANVAS_COMPILE_CACHE: dir },
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(record, 'utf8')).toBe(dir);
+    // The start's own cache stayed out of it.
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
