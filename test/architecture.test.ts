@@ -143,3 +143,48 @@ describe('file size (docs/architecture.md, "One piece")', () => {
     expect(ONE_PIECE.test(leadingComment('import x from "y";\n// One piece: too late.'))).toBe(false);
   });
 });
+
+/** Every `docs/<file>.md` a comment in src/ cites, with the section it names when it names one. */
+function docCitations(): { file: string; doc: string; section: string | null }[] {
+  const out: { file: string; doc: string; section: string | null }[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(join(SRC, file), 'utf8');
+    for (const m of text.matchAll(/docs\/([a-z0-9-]+\.md)`?(?:,? "([^"\n]+)")?/g)) out.push({ file, doc: m[1]!, section: m[2] ?? null });
+  }
+  return out;
+}
+
+/** The headings of a docs file, without their `#` marks. */
+function headingsOf(doc: string): Set<string> {
+  const text = readFileSync(join(ROOT, 'docs', doc), 'utf8');
+  const headings = [...text.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.trim());
+  // A bold label opening a paragraph or a list item (`**Reason**:`, `- **\`render\`**`) names a part too.
+  const labels = [...text.matchAll(/^(?:- )?\*\*([^*\n]+)\*\*/gm)].map((m) => m[1]!.replaceAll('`', '').replace(/[.:]$/, '').trim());
+  return new Set([...headings, ...labels]);
+}
+
+describe('comments point at what a reader can open (docs/architecture.md, "Citations")', () => {
+  it('no comment in src/ cites a document the repository does not hold', () => {
+    const outside = sourceFiles(SRC).flatMap((file) =>
+      readFileSync(join(SRC, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/design sections? [0-9]|spec\/0|notes\/libraries|\bspec "/.test(line) ? [`${file}:${i + 1}`] : [])),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('every docs file a comment cites exists, and so does the section it names', () => {
+    const missing: string[] = [];
+    for (const c of docCitations()) {
+      let headings: Set<string>;
+      try {
+        headings = headingsOf(c.doc);
+      } catch {
+        missing.push(`${c.file}: docs/${c.doc}`);
+        continue;
+      }
+      if (c.section !== null && !headings.has(c.section)) missing.push(`${c.file}: docs/${c.doc} "${c.section}"`);
+    }
+    expect(missing).toEqual([]);
+  });
+});

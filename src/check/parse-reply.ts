@@ -65,7 +65,7 @@ function printable(text: string): string {
 }
 
 /**
- * Read and validate a model's reply (docs/coherence.md "What is checked"): one JSON object
+ * Read and validate a model's reply (docs/coherence.md "What is checked before anything is written"): one JSON object
  * `{"contradictions":[{nodes, question, evidence}]}`. Every id must be a node of the canvas at the
  * revision checked, and every question one line within the reason rules (at most 300 code points):
  * an entry that breaks either refuses the whole reply, so nothing from it is written. Entries that

@@ -13,7 +13,7 @@ function render(value: unknown): { text: string; nested: boolean } {
 }
 
 /**
- * Map YAML front matter to the items of a `list` (docs/import.md, "Front matter"): a mapping
+ * Map YAML front matter to the items of a `list` (docs/import.md, "The mapping"): a mapping
  * gives one `key: value` item per key (a null value gives `key:`), a sequence one item per
  * element, a scalar one item; nested values are written as compact flow YAML on one line.
  * Source that is not valid YAML is returned as raw text; empty front matter as null.

@@ -24,7 +24,7 @@ function line(depth: number, s: string): string {
   return `${'  '.repeat(depth)}${s}\n`;
 }
 
-/** Serialize an SVG element in canonical form (docs/canonical.md, "SVG"). */
+/** Serialize an SVG element in canonical form (docs/canonical.md, "SVG figures"). */
 function svgElement(el: XastElement, depth: number): string {
   const open = `<${el.name}${attrs(Object.entries(el.attributes).map(([k, v]) => [k, v ?? undefined] as const))}>`;
   const close = `</${el.name}>`;

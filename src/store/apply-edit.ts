@@ -65,7 +65,7 @@ type EditSpec =
   | { op: 'remove'; node: string }
   | { op: 'move'; node: string; anchor: Anchor };
 
-/** What every write carries besides its edit (design section 4). */
+/** What every write carries besides its edit (docs/store.md "Writes"). */
 export interface WriteCommon {
   /** The ledger id. */
   ledger: string;
@@ -81,7 +81,7 @@ export interface WriteCommon {
   idempotencyKey?: string | undefined;
 }
 
-/** An approval replaying a proposal through the write path (design section 6). */
+/** An approval replaying a proposal through the write path (docs/roles.md "Proposals"). */
 interface ApprovalHook {
   /** The proposal id. */
   proposal: string;
@@ -134,7 +134,7 @@ function requestHash(ledger: string, spec: EditSpec, common: WriteCommon): strin
 const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 
 /**
- * Clear what a crash inside the critical section can leave (design section 4): stale ref lock
+ * Clear what a crash inside the critical section can leave (docs/store.md "Concurrency and crashes"): stale ref lock
  * files (only ever cleared while holding the repository lock), and a canvas ref left one step
  * behind or ahead of main by a ref transaction that was cut short.
  */
@@ -191,7 +191,7 @@ export async function checkWorkingFile(ctx: EditContext): Promise<void> {
   await checkWorkingFiles(ctx.reader, ctx.ws.repo, ctx.ledger, ctx.revision);
 }
 
-/** The nodes a write checks against its base (design section 5). */
+/** The nodes a write checks against its base (docs/store.md "Staleness"). */
 function checkedNodes(spec: EditSpec): string[] {
   const anchorId = (a: Anchor) => ('into' in a ? (a.into === 'root' ? null : a.into) : a.after);
   switch (spec.op) {
@@ -234,7 +234,7 @@ async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCom
 }
 
 /**
- * Apply one write through the store's single write path (design sections 4-6). Validates the
+ * Apply one write through the store's single write path (docs/store.md "Writes", "Staleness", "Outcomes"; docs/roles.md). Validates the
  * reason, author, ledger id and base before anything is touched; under the repository lock it
  * repairs crash leftovers, checks the role, replays an idempotency key, refuses a working file
  * edited outside the tool, checks staleness, applies the edit, runs the one-node guard, commits
@@ -369,7 +369,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
 }
 
 /**
- * Replay an idempotency key (design section 6): the same key from the same who with the same
+ * Replay an idempotency key (docs/roles.md "Idempotency"): the same key from the same who with the same
  * request returns the original outcome and writes nothing; with another request it is refused.
  *
  * @returns the original outcome, or null when the key is new (or none was given)
@@ -405,7 +405,7 @@ function toSpec(input: EditInput): EditSpec {
 
 async function underLock(ctx: EditContext, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
   const { reader, ledger, spec } = ctx;
-  // Roles (design section 6): the creator is owner; no default role. Editors and owners apply;
+  // Roles (docs/roles.md "Roles"): the creator is owner; no default role. Editors and owners apply;
   // a commenter's node edit becomes a proposal; a viewer's write is rejected.
   let mode: 'apply' | 'propose' = 'apply';
   if (spec.op !== 'create') {
@@ -429,7 +429,7 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
     }
     if (role === 'commenter') mode = 'propose';
   }
-  // Idempotency (design section 6): same key and request replays, another request is refused.
+  // Idempotency (docs/roles.md "Idempotency"): same key and request replays, another request is refused.
   // Checked before an approval's "still open?", so a retried approval returns its first outcome
   // instead of PROPOSAL_DECIDED (the proposal it decided is no longer open).
   const replay = replayKey(ctx);
@@ -437,7 +437,7 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
   // An approval: the proposal must still be open, checked before anything else about the edit.
   const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
   await checkWorkingFile(ctx);
-  // Staleness (design section 5).
+  // Staleness (docs/store.md "Staleness").
   let since: CanvasCommit[] = [];
   let baseSha: string | null = null;
   if (base !== undefined && ctx.main) {
@@ -537,7 +537,7 @@ async function underLock(ctx: EditContext, hooks: EditHooks, base: string | unde
   return applied;
 }
 
-/** The proposal file of a commenter's write (docs/proposals.md). */
+/** The proposal file of a commenter's write (docs/roles.md "Proposals"). */
 export interface ProposalFile {
   id: string;
   ledger: string;
@@ -570,7 +570,7 @@ export function proposalJson(p: ProposalFile): string {
 }
 
 /**
- * Store a commenter's write as a proposal (design section 6): the edit was checked in full
+ * Store a commenter's write as a proposal (docs/roles.md "Proposals"): the edit was checked in full
  * (staleness, schema, the one-node guard) against the current revision, and is recorded in its
  * own commit touching only `proposals/<ledger>/<id>.json`.
  */
@@ -601,7 +601,7 @@ async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec, named
   return { outcome: 'proposed', proposalId: id, revision };
 }
 
-/** The role a who holds on the canvas at its current revision (design section 6). */
+/** The role a who holds on the canvas at its current revision (docs/roles.md "Roles"). */
 export async function roleFor(ctx: EditContext, who: string): Promise<Role | null> {
   const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
   const grants = bytes ? ((JSON.parse(bytes.toString('utf8')) as { grants: Grants }).grants ?? null) : null;
@@ -665,7 +665,7 @@ function readBack(next: Canvas, xml: string, op: string, node: string | null): C
 
 /**
  * The one private function that takes a whole document: it writes `next` as the canvas's new
- * revision, and it is guarded anyway (design section 4, spec "Edits"): the one-node guard runs
+ * revision, and it is guarded anyway (docs/store.md "Writes"): the one-node guard runs
  * against the current revision before any object is written.
  *
  * @returns the new revision's full sha

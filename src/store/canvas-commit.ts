@@ -7,7 +7,7 @@
  * The operations recorded in `Canvas-Op`. An approved proposal is recorded as the edit it
  * replays (insert, replace, remove, move) with `Canvas-Proposal`, `Canvas-Proposed-By` and
  * `Canvas-Proposed-Why` (the proposer's reason; the subject carries the approver's), so a
- * node's history reads the same whoever applied it (docs/proposals.md).
+ * node's history reads the same whoever applied it (docs/roles.md "Proposals").
  */
 export type CanvasOp =
   | 'create'

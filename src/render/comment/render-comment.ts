@@ -64,7 +64,7 @@ const textHandler: Handle = (node: Text, _parent, state: State, info) => state.s
  * A word-initial `@` (at the start of the text or after anything but a letter, digit, mark or a
  * character of an e-mail address's local part) is written `\@`: the Basecamp CLI reads `@name`
  * in the comment's Markdown as a mention and notifies that person, and CommonMark reads `\@` as a
- * plain `@`. An e-mail address (`leo@example.com`) stays as it is (docs/projections.md, "Comment").
+ * plain `@`. An e-mail address (`leo@example.com`) stays as it is (docs/projections.md, "The comment").
  */
 const WORD_INITIAL_AT = { character: '@', before: '^|[^\\p{L}\\p{N}\\p{M}._%+\\-]', unicode: true };
 
