@@ -1,0 +1,267 @@
+/**
+ * Kill trials (docs/store.md, "Concurrency and crashes"): writer processes of every kind of write
+ * killed with SIGKILL, they and their git processes at once, at a random instant of their life or
+ * the moment their ref update starts. After every kill, with no manual step: main is at the old
+ * commit or a child of it, `verify` is green (repairing what the crash left), the next write is
+ * applied, and every working file equals main. Shared by the test suite (a small sample) and
+ * `bench/crash-trials.ts` (the full run).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { indexNodes } from '../../src/model/index-nodes.js';
+import { grantRole, revokeRole } from '../../src/store/access-writes.js';
+import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/node-writes.js';
+import type { Proposed } from '../../src/store/outcome.js';
+import { readAccess } from '../../src/store/read-access.js';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+
+/** Every kind of write the trials cut short. */
+export const KINDS = ['insert', 'replace', 'remove', 'move', 'grant', 'revoke', 'propose', 'approve', 'reject', 'freeze'] as const;
+
+/** A kind of write. */
+export type Kind = (typeof KINDS)[number];
+
+/** When the kill lands. */
+export type Timing = 'random' | 'ref-update';
+
+/** What a run of trials saw. */
+export interface TrialReport {
+  trials: number;
+  byKind: Record<string, number>;
+  byTiming: Record<Timing, number>;
+  /** Trials whose write had committed (main moved) when it was killed. */
+  mainMoved: number;
+  /** Trials that left the repository lock behind (killed inside the critical section). */
+  lockLeft: number;
+  /** Trials after which verify repaired something (a lagging file or ref, a stale lock). */
+  repaired: number;
+  /** One line per trial that broke a rule; empty when every trial recovered. */
+  failures: string[];
+}
+
+/** Options of {@link runKillTrials}. */
+export interface TrialOptions {
+  /** How many trials, spread over {@link KINDS} in turn and alternating the timing. */
+  trials: number;
+  /** Seeds the random instants, so a run can be repeated. */
+  seed: number;
+  /** The project's root (where `bin/canvas.js` is). */
+  root: string;
+  /** Called with one line per trial. */
+  log?: (line: string) => void;
+}
+
+const OWNER = 'leo | by-hand';
+const COMMENTER = 'cam';
+
+/** A small deterministic generator (mulberry32), so a seed names a run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function git(ws: Workspace, args: string[]): string {
+  return execFileSync('git', args, { cwd: ws.repo, encoding: 'utf8' }).trim();
+}
+
+async function setup(): Promise<Workspace> {
+  const ws = resolveWorkspace({ workspace: mkdtempSync(join(tmpdir(), 'canvas-kill-')) });
+  await createCanvas(ws, { ledger: 'c', why: 'kill trials', author: OWNER });
+  await grantRole(ws, { ledger: 'c', who: COMMENTER, role: 'commenter', why: 'cam proposes', author: OWNER });
+  let base = (await readCanvas(ws, { ledger: 'c' })).revision;
+  const section = await insertNode(ws, { ledger: 'c', into: 'root', payload: { section: 'Notes' }, base, why: 'a place to move into', author: OWNER });
+  base = section.outcome === 'applied' ? section.revision : base;
+  for (const text of ['One.', 'Two.', 'Three.', 'Four.']) {
+    const o = await insertNode(ws, { ledger: 'c', into: 'root', payload: { text }, base, why: 'a node to edit', author: OWNER });
+    if (o.outcome !== 'applied') throw new Error(`setup: ${JSON.stringify(o)}`);
+    base = o.revision;
+  }
+  return ws;
+}
+
+/** The texts of the canvas as it is now, with their parents, and the section's id. */
+async function state(ws: Workspace) {
+  const r = await readCanvas(ws, { ledger: 'c' });
+  const nodes = [...indexNodes(r.canvas).values()];
+  const texts = nodes.filter((e) => e.node.type === 'text');
+  const section = nodes.find((e) => e.node.type === 'section')!.node.id;
+  return { revision: r.revision, texts, section };
+}
+
+/** A proposal made in process, for an approval or rejection to decide under the kill. */
+async function propose(ws: Workspace, i: number): Promise<string> {
+  const s = await state(ws);
+  const o = await replaceNode(ws, { ledger: 'c', node: s.texts[0]!.node.id, payload: { text: `Proposed ${i}.` }, base: s.revision, why: `proposal ${i}`, author: COMMENTER });
+  if (o.outcome !== 'proposed') throw new Error(`setup of trial ${i}: ${JSON.stringify(o)}`);
+  return (o as Proposed).proposalId;
+}
+
+/**
+ * The command line of trial `i` for `kind`. What the write needs is made first, in process and
+ * untimed: a proposal to approve or reject, a grant to revoke (or none, to grant), a node to spare
+ * for a remove.
+ */
+async function commandFor(ws: Workspace, kind: Kind, i: number): Promise<{ args: string[]; author: string; kind: Kind }> {
+  if (kind === 'grant' || kind === 'revoke') {
+    const granted = (await readAccess(ws, { ledger: 'c' })).grants.bob !== undefined;
+    if (granted === (kind === 'grant')) {
+      const o = granted
+        ? await revokeRole(ws, { ledger: 'c', who: 'bob', why: `setup of trial ${i}`, author: OWNER })
+        : await grantRole(ws, { ledger: 'c', who: 'bob', role: 'viewer', why: `setup of trial ${i}`, author: OWNER });
+      if (o.outcome !== 'applied') throw new Error(`setup of trial ${i}: ${JSON.stringify(o)}`);
+    }
+  }
+  if (kind === 'remove' && (await state(ws)).texts.length <= 3) {
+    const s = await state(ws);
+    const o = await insertNode(ws, { ledger: 'c', into: 'root', payload: { text: `Spare ${i}.` }, base: s.revision, why: `setup of trial ${i}`, author: OWNER });
+    if (o.outcome !== 'applied') throw new Error(`setup of trial ${i}: ${JSON.stringify(o)}`);
+  }
+  const s = await state(ws);
+  const why = ['--why', `trial ${i}`];
+  const text = (n: number) => s.texts[n % s.texts.length]!.node.id;
+  switch (kind) {
+    case 'insert':
+      return { kind, author: OWNER, args: ['insert', 'c', '--into', 'root', '--text', `Inserted ${i}.`, '--base', s.revision, ...why] };
+    case 'replace':
+      return { kind, author: OWNER, args: ['replace', 'c', text(i), '--text', `Replaced ${i}.`, '--base', s.revision, ...why] };
+    case 'remove':
+      return { kind, author: OWNER, args: ['remove', 'c', text(i), '--base', s.revision, ...why] };
+    case 'move': {
+      const t = s.texts[i % s.texts.length]!;
+      const to = t.parent === 'root' ? s.section : 'root';
+      return { kind, author: OWNER, args: ['move', 'c', t.node.id, '--into', to, '--base', s.revision, ...why] };
+    }
+    case 'grant':
+      return { kind, author: OWNER, args: ['grant', 'c', 'bob', 'viewer', ...why] };
+    case 'revoke':
+      return { kind, author: OWNER, args: ['revoke', 'c', 'bob', ...why] };
+    case 'propose':
+      return { kind, author: COMMENTER, args: ['replace', 'c', text(i), '--text', `Proposal ${i}.`, '--base', s.revision, ...why] };
+    case 'approve':
+      return { kind, author: OWNER, args: ['approve', 'c', await propose(ws, i), ...why] };
+    case 'reject':
+      return { kind, author: OWNER, args: ['reject', 'c', await propose(ws, i), ...why] };
+    case 'freeze':
+      return { kind, author: OWNER, args: ['freeze', 'c', ...why] };
+  }
+}
+
+/** Run the CLI to its end (for the warm-up that measures a writer's life). */
+function runToEnd(root: string, ws: Workspace, args: string[], author: string): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'canvas.js'), ...args], {
+      env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: author },
+      stdio: 'ignore',
+    });
+    child.on('close', () => resolve());
+  });
+}
+
+/**
+ * Start a writer in its own process group and kill the group (the writer and its git processes)
+ * with SIGKILL: after `delay` ms, or the moment a ref lock file appears (the ref update started).
+ */
+async function killWriter(root: string, ws: Workspace, args: string[], author: string, timing: Timing, delay: number): Promise<void> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'canvas.js'), ...args], {
+    env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: author },
+    stdio: 'ignore',
+    detached: true,
+  });
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  if (timing === 'random') {
+    const timer = setTimeout(kill, delay);
+    await closed;
+    clearTimeout(timer);
+  } else {
+    const watchers = ['refs/heads', 'refs/canvas'].map((dir) =>
+      watch(join(ws.repo, '.git', dir), (_event, name) => {
+        if (String(name).endsWith('.lock')) kill();
+      }),
+    );
+    await closed;
+    for (const w of watchers) w.close();
+  }
+  kill();
+}
+
+/** Working files that differ from main, or files of main missing from the working tree. */
+function offMain(ws: Workspace): string[] {
+  const paths = git(ws, ['ls-tree', '-r', '--name-only', 'main']).split('\n').filter(Boolean);
+  return paths.filter((p) => {
+    const file = join(ws.repo, p);
+    return !existsSync(file) || readFileSync(file, 'utf8') !== execFileSync('git', ['show', `main:${p}`], { cwd: ws.repo, encoding: 'utf8' });
+  });
+}
+
+/**
+ * Run kill trials in a fresh workspace (removed afterwards).
+ *
+ * @returns what the trials saw; `failures` lists every trial that did not recover by itself
+ */
+export async function runKillTrials(options: TrialOptions): Promise<TrialReport> {
+  const rand = random(options.seed);
+  const ws = await setup();
+  const saved = process.env.CANVAS_LOCK_TIMEOUT_MS;
+  process.env.CANVAS_LOCK_TIMEOUT_MS = '10000';
+  const report: TrialReport = { trials: 0, byKind: {}, byTiming: { random: 0, 'ref-update': 0 }, mainMoved: 0, lockLeft: 0, repaired: 0, failures: [] };
+  try {
+    // How long one whole write takes here, so random kills spread over a writer's life.
+    const started = performance.now();
+    for (let w = 0; w < 3; w += 1) {
+      const c = await commandFor(ws, 'replace', 1000 + w);
+      await runToEnd(options.root, ws, c.args, c.author);
+    }
+    const life = (performance.now() - started) / 3;
+    for (let i = 0; i < options.trials; i += 1) {
+      const wanted = KINDS[i % KINDS.length]!;
+      const timing: Timing = Math.floor(i / KINDS.length) % 2 === 0 ? 'random' : 'ref-update';
+      const c = await commandFor(ws, wanted, i);
+      const before = git(ws, ['rev-parse', 'main']);
+      const delay = Math.round(rand() * life * 1.1);
+      await killWriter(options.root, ws, c.args, c.author, timing, delay);
+      const after = git(ws, ['rev-parse', 'main']);
+      const label = `trial ${i} (${c.kind}, ${timing === 'random' ? `killed at ${delay} ms of ~${Math.round(life)}` : 'killed at the ref update'})`;
+      const fail = (what: string) => report.failures.push(`${label}: ${what}`);
+      report.trials += 1;
+      report.byKind[c.kind] = (report.byKind[c.kind] ?? 0) + 1;
+      report.byTiming[timing] += 1;
+      if (existsSync(join(ws.repo, '.git', 'canvas.lock'))) report.lockLeft += 1;
+      if (after !== before) {
+        report.mainMoved += 1;
+        if (git(ws, ['rev-parse', `${after}^`]) !== before) fail(`main moved to ${after}, not a child of ${before}`);
+      }
+      const verified = await verifyWorkspace(ws);
+      if (verified.violations.length > 0) fail(`verify: ${JSON.stringify(verified.violations)}`);
+      if (verified.repaired.length > 0) report.repaired += 1;
+      const s = await state(ws);
+      const next = await replaceNode(ws, { ledger: 'c', node: s.texts[0]!.node.id, payload: { text: `After trial ${i}.` }, base: s.revision, why: 'the next write', author: OWNER });
+      if (next.outcome !== 'applied') fail(`the next write: ${JSON.stringify(next)}`);
+      const off = offMain(ws);
+      if (off.length > 0) fail(`working files not equal to main: ${off.join(', ')}`);
+      options.log?.(`${label}: ${after !== before ? 'committed' : 'not committed'}${verified.repaired.length > 0 ? `, verify repaired ${verified.repaired.length}` : ''}`);
+    }
+  } finally {
+    if (saved === undefined) delete process.env.CANVAS_LOCK_TIMEOUT_MS;
+    else process.env.CANVAS_LOCK_TIMEOUT_MS = saved;
+    rmSync(ws.root, { recursive: true, force: true });
+  }
+  return report;
+}
