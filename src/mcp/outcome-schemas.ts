@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from '../model/canvas-error.js';
+import { NODE_TYPES } from '../model/types.js';
 
 /** A full git sha. */
 const SHA = z.string().regex(/^[0-9a-f]{40}$/);
@@ -13,7 +14,7 @@ const SHA = z.string().regex(/^[0-9a-f]{40}$/);
 const ERROR_CODE = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
 
 const NODE_STATE = z.strictObject({
-  type: z.enum(['section', 'text', 'list', 'table', 'figure', 'link', 'question']),
+  type: z.enum(NODE_TYPES),
   v: z.number().int().positive(),
   parent: z.string(),
   xml: z.string(),

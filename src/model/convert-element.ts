@@ -4,7 +4,7 @@
 import type { Element as XastElement, ElementContent } from 'xast';
 import { CanvasError } from './canvas-error.js';
 import { DOC_CONTROL, LONE_SURROGATE, NODE_ID, SVG_NS, VERSION, XML_NONCHAR } from './patterns.js';
-import type { CanvasNode, FigureKind, FigureNode, LinkNode, ListNode, NodeType, QuestionNode, SectionNode, TableNode, TextNode } from './types.js';
+import { type CanvasNode, type FigureKind, type FigureNode, type LinkNode, type ListNode, NODE_TYPES, type NodeType, type QuestionNode, type SectionNode, type TableNode, type TextNode } from './types.js';
 
 /** The exact attribute set of each element, in canonical order (`docs/schema.md`). */
 export const ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -339,9 +339,6 @@ const CONVERTERS: { readonly [T in NodeType]: Converter<T> } = {
   link: convertLink,
   question: convertQuestion,
 };
-
-/** The node types, in the order of the table above (and of schema v2's table). */
-const NODE_TYPES = Object.keys(CONVERTERS) as NodeType[];
 
 /**
  * Convert one node element into a typed node, checking schema v2 (`docs/schema.md`) by the

@@ -7,8 +7,11 @@
  */
 import type { Element as XastElement } from 'xast';
 
-/** The seven node types of schema v2, in the order of the table in `docs/schema.md`. */
-export type NodeType = 'section' | 'text' | 'list' | 'table' | 'figure' | 'link' | 'question';
+/** The seven node types of schema v2, in the order of the table in `docs/schema.md`: written once here. */
+export const NODE_TYPES = ['section', 'text', 'list', 'table', 'figure', 'link', 'question'] as const;
+
+/** A node type: one of {@link NODE_TYPES}. */
+export type NodeType = (typeof NODE_TYPES)[number];
 
 /** The three figure kinds (`docs/schema.md`; drawn as `docs/projections.md`, "The page", says). */
 export type FigureKind = 'diagram' | 'mermaid' | 'svg';

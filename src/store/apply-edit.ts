@@ -18,7 +18,7 @@ import { serializeCanvas } from '../model/serialize-canvas.js';
 import { serializeNode } from '../model/serialize-node.js';
 import { checkCanvasSize, checkNodeSize } from '../model/size-limits.js';
 import type { Canvas, CanvasNode, NodePayload, SectionNode } from '../model/types.js';
-import { type CanvasCommit, type CanvasOp, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
+import { type CanvasCommit, type CanvasOp, DOC_OPS, formatCommitMessage, parseCommit, type TrailerKey } from './canvas-commit.js';
 import { canvasNotFound } from './canvas-not-found.js';
 import { type CanvasFacts, canvasFacts, emptyFacts, foldCommit, saveFacts } from './canvas-facts.js';
 import { advanceRefsMarker } from './canvas-refs-marker.js';
@@ -130,8 +130,6 @@ function requestHash(ledger: string, spec: EditSpec, common: WriteCommon): strin
   if ('payload' in spec) parts.payload = serializeNode(spec.payload, { payload: true });
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 }
-
-const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 
 /**
  * Clear what a crash inside the critical section can leave (docs/store.md "Concurrency and crashes"): stale ref lock

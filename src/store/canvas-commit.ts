@@ -21,6 +21,12 @@ export type CanvasOp =
   | 'propose'
   | 'reject';
 
+/**
+ * The ops that change the canvas document and name one node (docs/store.md, "Commits"): the ones
+ * a base is checked against and a proposal may hold. Written once; the others touch no document.
+ */
+export const DOC_OPS: ReadonlySet<string> = new Set<CanvasOp>(['insert', 'replace', 'remove', 'move']);
+
 /** Every trailer key, in the order the store writes them. */
 export const TRAILER_ORDER = [
   'Canvas-Op',

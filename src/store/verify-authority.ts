@@ -7,7 +7,7 @@ import { serializeNode } from '../model/serialize-node.js';
 import type { Canvas, CanvasNode } from '../model/types.js';
 import { accessJson } from './access-writes.js';
 import type { ProposalFile } from './apply-edit.js';
-import type { CanvasCommit } from './canvas-commit.js';
+import { type CanvasCommit, DOC_OPS } from './canvas-commit.js';
 import { checkFigures } from './check-figures.js';
 import { type Grants, ROLES, type Role, roleOf, roleRank } from './role.js';
 import type { VerifyRule } from './verify-rules.js';
@@ -32,8 +32,6 @@ interface Authority {
 /** Reports one violation of the commit being replayed. */
 export type Report = (rule: VerifyRule, message: string, extra?: { code?: string; path?: string }) => void;
 
-const DOC_OPS = new Set(['insert', 'replace', 'remove', 'move']);
-const PROPOSAL_OPS = new Set(['insert', 'replace', 'remove', 'move']);
 
 function whoOf(author: string | undefined): string {
   return (author ?? '').split('|')[0]!.trim();
@@ -220,7 +218,7 @@ export class AuthorityReplay {
       if (after.status !== 'open' || after.decidedBy !== undefined || after.decision !== undefined) wrong.push(`its status is ${String(after.status)}`);
       if (after.proposedBy !== c.trailers['Canvas-Author']) wrong.push(`proposedBy is "${String(after.proposedBy)}", the Canvas-Author "${c.trailers['Canvas-Author']}"`);
       if (after.why !== c.reason) wrong.push('its why is not the commit\'s reason');
-      if (!PROPOSAL_OPS.has(after.op)) wrong.push(`its op is ${String(after.op)}`);
+      if (!DOC_OPS.has(after.op)) wrong.push(`its op is ${String(after.op)}`);
       if ((after.node ?? undefined) !== node || (after.op === 'insert') !== (after.node === null)) {
         wrong.push(`it names node ${String(after.node)}, Canvas-Proposal-Node ${node ?? 'none'}`);
       }

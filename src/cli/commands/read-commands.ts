@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
-import type { NodeType } from '../../model/types.js';
+import { NODE_TYPES as TYPES, type NodeType } from '../../model/types.js';
 import { canvasLog } from '../../store/canvas-log.js';
 import { nodeHistory } from '../../store/node-history.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
-
-const TYPES: readonly NodeType[] = ['section', 'text', 'list', 'table', 'figure', 'link', 'question'];
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
