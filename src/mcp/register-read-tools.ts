@@ -1,10 +1,12 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CanvasError } from '../model/canvas-error.js';
+import { NODE_TYPES } from '../model/types.js';
 import { canvasLog } from '../store/canvas-log.js';
 import { nodeHistory } from '../store/node-history.js';
 import { listProposals } from '../store/proposals.js';
 import { readCanvasText } from '../store/read-canvas.js';
+import { readNodes } from '../store/read-nodes.js';
 import { readSnapshot } from '../store/read-snapshot.js';
 import { checkWorkspace } from './check-workspace.js';
 import { loadRenderPrompt } from './load-render-prompt.js';
@@ -47,12 +49,18 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
         workspace: workspaceArg,
         ledger: ledgerArg,
         at: z.string().optional().describe('Optional: a commit sha (7+ hex) on main; the canvas as it stood there. Leave it out to read the current revision.'),
+        id: z.array(z.string()).optional().describe('Optional: only these nodes (each must be in the canvas), as `canvas read --id`.'),
+        type: z.array(z.enum(NODE_TYPES)).optional().describe('Optional: only nodes of these types, as `canvas read --type`.'),
       }),
       annotations: READ,
     },
-    ({ workspace, ledger, at }) =>
+    ({ workspace, ledger, at, id, type }) =>
       read(async () => {
         await gate(workspace, ledger);
+        if (id !== undefined || type !== undefined) {
+          const read = await readNodes(ctx.ws, { ledger, at, ids: id, types: type });
+          return `Canvas-Base: ${read.revision}\n${read.nodes.map((n) => n.xml).join('')}`;
+        }
         const read = await readCanvasText(ctx.ws, { ledger, at });
         return `Canvas-Base: ${read.revision}\n${read.xml}`;
       }),

@@ -25,7 +25,7 @@ const PAYLOAD = ['answered', 'question', 'section', 'text', 'xml'];
 
 /** Each tool's arguments, exactly (the command line's names). */
 const ARGUMENTS: Record<string, string[]> = {
-  canvas_read: ['at', 'ledger', 'workspace'],
+  canvas_read: ['at', 'id', 'ledger', 'type', 'workspace'],
   canvas_history: ['ledger', 'node', 'workspace'],
   canvas_log: ['ledger', 'maxCount', 'workspace'],
   canvas_prompt: ['edits', 'ledger', 'workspace'],

@@ -24,44 +24,28 @@ export function registerReadCommands(program: Command): void {
     .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
-      const { readCheckedCanvas } = await import('../../store/read-canvas-text.js');
-      const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
-      if (!o.id && !o.type && !o.json) {
-        process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
-        return;
-      }
-      if (!o.id && !o.type) {
-        printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: read.canvas });
-        return;
-      }
-      const [{ indexNodes }, { serializeNode }] = await Promise.all([import('../../model/index-nodes.js'), import('../../model/serialize-node.js')]);
       for (const t of o.type ?? []) {
         if (!TYPES.includes(t as NodeType)) {
           throw new CanvasError('USAGE', `--type ${t} is not a node type`, `use one of ${TYPES.join(', ')}`);
         }
       }
-      const index = indexNodes(read.canvas);
-      const missing = (o.id ?? []).filter((id) => !index.has(id));
-      if (missing.length > 0) {
-        throw new CanvasError(
-          'NODE_NOT_FOUND',
-          `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in canvas ${ledger}; its nodes are ${[...index.keys()].join(', ') || 'none'}`,
-          `run \`canvas read ${ledger}\` to see them`,
-          { missing },
-        );
-      }
-      const matched = [...index.values()].filter(
-        (e) => (o.id === undefined || o.id.includes(e.node.id)) && (o.type === undefined || o.type.includes(e.node.type)),
-      );
-      if (o.json) {
-        printJson({
-          ledger: read.ledger,
-          revision: read.revision,
-          nodes: matched.map((e) => ({ id: e.node.id, type: e.node.type, v: e.node.v, parent: e.parent, xml: serializeNode(e.node) })),
-        });
+      if (o.id || o.type) {
+        const { readNodes } = await import('../../store/read-nodes.js');
+        const read = await readNodes(workspaceOf(o), { ledger, at: o.at, ids: o.id, types: o.type as NodeType[] | undefined });
+        if (o.json) {
+          printJson(read);
+          return;
+        }
+        process.stdout.write(`Canvas-Base: ${read.revision}\n${read.nodes.map((n) => n.xml).join('')}`);
         return;
       }
-      process.stdout.write(`Canvas-Base: ${read.revision}\n${matched.map((e) => serializeNode(e.node)).join('')}`);
+      const { readCheckedCanvas } = await import('../../store/read-canvas-text.js');
+      const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
+      if (!o.json) {
+        process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
+        return;
+      }
+      printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: read.canvas });
     });
 
   withGlobal(program.command('history'))
