@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CanvasError } from '../model/canvas-error.js';
+import type { CanvasError, ErrorCode } from '../model/canvas-error.js';
 import { indexNodes } from '../model/index-nodes.js';
 import { parsePayload } from '../model/parse-payload.js';
 import { AUTHOR_PART } from '../model/patterns.js';
@@ -30,7 +30,7 @@ interface Authority {
 }
 
 /** Reports one violation of the commit being replayed. */
-export type Report = (rule: VerifyRule, message: string, extra?: { code?: string; path?: string }) => void;
+export type Report = (rule: VerifyRule, message: string, extra?: { code?: ErrorCode; path?: string }) => void;
 
 
 function whoOf(author: string | undefined): string {

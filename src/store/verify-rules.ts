@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../model/canvas-error.js';
+
 /**
  * The rules `canvas verify` checks, by name (docs/store.md, "Verify", has one line per rule; a
  * test checks the list against it both ways). A violation names exactly one of them.
@@ -32,7 +34,7 @@ export interface Violation {
   /** The rule broken (see {@link VERIFY_RULES} and docs/store.md, "Verify"). */
   rule: VerifyRule;
   /** The error code that names it, where one applies (for example `TWO_NODES`, `NO_ROLE`, `UNSAFE_SVG`). */
-  code?: string;
+  code?: ErrorCode;
   /** The commit (full sha) the violation is in, when it is in one. */
   commit?: string;
   ledger?: string;
