@@ -47,6 +47,11 @@ export interface Conflict {
 export interface Rejected {
   outcome: 'rejected';
   code: ErrorCode;
+  /**
+   * What was wrong: the refusal's message (`CanvasError.message`), not a commit's reason. Named
+   * `reason` because the outcome is its own wire format (docs/mcp.md, "The four outcomes"): the
+   * library returns the object that the CLI's `--json` and the MCP server print, key for key.
+   */
   reason: string;
   hint: string;
   data?: Record<string, unknown>;
