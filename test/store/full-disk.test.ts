@@ -41,10 +41,22 @@ function tryMount(): string | null {
   }
 }
 
-const mounted = tryMount();
-if (!mounted) console.warn('full-disk tests skipped: cannot mount a tmpfs here (needs root and mount permission)');
+/** Whether a tmpfs can be mounted here: mounted and unmounted at once, so that a run that
+ * filters these tests out, or is killed, leaves nothing mounted; the real mount is made in
+ * `beforeAll` and removed in `afterAll`. */
+function canMount(): boolean {
+  const dir = tryMount();
+  if (!dir) return false;
+  execFileSync('umount', [dir]);
+  rmSync(dir, { recursive: true, force: true });
+  return true;
+}
 
-describe.runIf(!mounted && process.env.CI === 'true')('under CI', () => {
+const mountable = canMount();
+let mounted: string | null = null;
+if (!mountable) console.warn('full-disk tests skipped: cannot mount a tmpfs here (needs root and mount permission)');
+
+describe.runIf(!mountable && process.env.CI === 'true')('under CI', () => {
   it('mounts the small tmpfs the full-disk tests need', () => {
     throw new Error('CI=true but a tmpfs cannot be mounted: run the tests as root where mount is allowed');
   });
@@ -141,15 +153,18 @@ async function attempt(fn: () => Promise<Outcome>): Promise<Outcome | CanvasErro
   }
 }
 
-describe.skipIf(!mounted)('writes on a full disk (a real 2 MiB tmpfs)', () => {
+describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => {
   let src: Source;
   beforeAll(async () => {
+    mounted = tryMount();
+    if (!mounted) throw new Error('the tmpfs mounted a moment ago cannot be mounted now');
     src = await source();
   });
   afterAll(() => {
     if (mounted) {
       execFileSync('umount', [mounted]);
       rmSync(mounted, { recursive: true, force: true });
+      mounted = null;
     }
     if (src) rmSync(src.ws.root, { recursive: true, force: true });
   });
