@@ -31,6 +31,7 @@ import { checkRepoPath } from './check-repo-path.js';
 import { runGit } from './git.js';
 import { gitIdent } from './git-ident.js';
 import { guardOneNode } from './guard-one-node.js';
+import { markBaseRule } from './base-rule-marker.js';
 import { keepReflogs } from './keep-reflogs.js';
 import { editRecord } from './edit-record.js';
 import type { Applied, Conflict, DiffEntry, Outcome } from './outcome.js';
@@ -315,6 +316,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   return withRepoLock(join(ws.repo, '.git'), async () => {
     // A repository made before the store kept reflogs, or a clone, starts keeping them now.
     await keepReflogs(ws.repo);
+    await markBaseRule(ws.repo);
     const reader = new RepoReader(ws, { locked: true });
     // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
     // "Long-lived git processes"): no idle close can come between taking it and using it.

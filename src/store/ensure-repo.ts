@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from './git.js';
+import { BASE_RULE_KEY } from './base-rule-marker.js';
 import { REFLOG_CONFIG } from './keep-reflogs.js';
 import type { Workspace } from './workspace.js';
 
@@ -26,6 +27,8 @@ export async function ensureRepo(ws: Workspace): Promise<void> {
     await set('gc.autoDetach', 'false');
     await set('commit.gpgSign', 'false');
     for (const [k, v] of REFLOG_CONFIG) await set(k, v);
+    // Every commit of a repository the store made has a base on its own canvas's chain.
+    await set(BASE_RULE_KEY, 'root');
     mkdirSync(join(tmp, '.git', 'refs', 'canvas'), { recursive: true });
     try {
       renameSync(join(tmp, '.git'), gitDir);

@@ -7,6 +7,7 @@ import type { ErrorCode } from '../model/canvas-error.js';
 export const VERIFY_RULES = [
   'commit',
   'trailers',
+  'base',
   'committer',
   'chain',
   'files',

@@ -18,6 +18,7 @@ import { withoutCrud } from './git-ident.js';
 import { runGit } from './git.js';
 import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
+import { baseRuleSince, markBaseRule } from './base-rule-marker.js';
 import { keepReflogs } from './keep-reflogs.js';
 import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
@@ -62,6 +63,12 @@ interface Replay {
   /** The facts caches found, by ledger: what they hold, and whether their revision was met. */
   caches: Map<string, { facts: Record<string, unknown>; met: boolean }>;
   reader: RepoReader;
+  /**
+   * Whether the commit at hand falls under the `base` rule: false up to and including the main
+   * sha the repository records in `canvas.chainBasesSince` (commits written when any earlier
+   * commit on main was a valid base), true after it and in a repository the store made.
+   */
+  baseRule: boolean;
 }
 
 interface RawEntry {
@@ -218,8 +225,10 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
     repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);
   }
   for (const r of await rebuildCanvasRefs(ws)) repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
+  await markBaseRule(ws.repo);
+  const since = await baseRuleSince(ws.repo);
   const main = await reader.main();
-  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader };
+  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader, baseRule: since === null };
   let count = 0;
   if (main) {
     const { stdout } = await runGit(ws.repo, [
@@ -237,6 +246,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
       };
       await checkCommit(logged, previousMain, replay, report);
       replay.history.set(c.sha, c.ledger);
+      if (c.sha === since) replay.baseRule = true;
       previousMain = c.sha;
     }
   }
@@ -350,6 +360,11 @@ async function checkCommit(
   const base = t['Canvas-Base'];
   if (DOC_OPS.has(c.op)) {
     if (base === undefined || !replay.history.has(base)) report('trailers', base === undefined ? `${c.op} has no Canvas-Base trailer` : `Canvas-Base ${base.slice(0, 12)} is not an earlier commit on main`);
+    else if (replay.baseRule && replay.history.get(base) !== ledger) {
+      // The write path's FOREIGN_BASE: the canvas's commits on main are its chain ("chain" checks that).
+      const of = replay.history.get(base);
+      report('base', `Canvas-Base ${base.slice(0, 12)} is ${of === undefined ? 'a commit of no canvas' : `a revision of canvas ${of}`}, not of canvas ${ledger}`, { code: 'FOREIGN_BASE' });
+    }
     if (t['Canvas-Node'] === undefined) report('trailers', `${c.op} names no Canvas-Node`);
   }
   const docFile = files.find((f) => f.path === `${ledger}.xml`);

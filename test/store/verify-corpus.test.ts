@@ -327,6 +327,12 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
     forgeReplace(b, ws, AUTHOR, { files: { 't.xml': xml } });
   } },
   { name: 'a Canvas-Previous that skips a commit', rule: 'chain', tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Previous': git(ws, ['rev-parse', 'HEAD~1']) }) },
+  { name: 'an edit whose base is a commit of no canvas', rule: 'base', code: 'FOREIGN_BASE', tamper: (b, ws) => {
+    // A commit on main that names no canvas, then an edit of t decided against it.
+    const previous = tip(ws);
+    const other = forge(ws, { message: 'a note by hand\n', author: 'someone' });
+    forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Base': other, 'Canvas-Previous': previous });
+  } },
 ];
 
 let base: Base;
