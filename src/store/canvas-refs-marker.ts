@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // `.git/canvas-cache/_refs-main` holds the sha of main at which every `refs/canvas/<ledger>` was
@@ -57,5 +57,26 @@ export function advanceRefsMarker(gitDir: string, before: string | null, after: 
   } catch {
     // A marker that cannot be written (a full disk) is only a stale cache: the write was applied,
     // and the next command walks main once.
+  }
+}
+
+/**
+ * Whether a canvas ref may have moved since the marker was written (docs/store.md, "Canvas
+ * refs"): every command that moves a ref writes the marker after it, so a loose ref file (or,
+ * with `ledger` null, the `refs/canvas` folder, whose time changes when any ref in it is renamed
+ * into place) newer than the marker was moved by something else, a ref transaction killed after
+ * the canvas ref moved and before main did, or a hand `git update-ref`. Costs two `stat` calls,
+ * no git process. A packed ref (no loose file) has not moved since it was packed.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param ledger - the canvas whose ref is about to be used, or null for every canvas ref
+ */
+export function refMovedSinceMarker(gitDir: string, ledger: string | null): boolean {
+  try {
+    const marker = statSync(markerPath(gitDir), { bigint: true }).mtimeNs;
+    const ref = statSync(join(gitDir, 'refs', 'canvas', ...(ledger === null ? [] : [ledger])), { bigint: true }).mtimeNs;
+    return ref > marker;
+  } catch {
+    return false;
   }
 }

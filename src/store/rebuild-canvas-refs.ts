@@ -2,7 +2,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { isLedgerId } from '../model/check-ledger-id.js';
 import { parseCommit } from './canvas-commit.js';
-import { readRefsMarker, writeRefsMarker } from './canvas-refs-marker.js';
+import { readRefsMarker, refMovedSinceMarker, writeRefsMarker } from './canvas-refs-marker.js';
 import { runGit } from './git.js';
 import type { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
@@ -102,8 +102,9 @@ export async function rebuildCanvasRefs(ws: Workspace): Promise<RefRepair[]> {
 
 /**
  * Whether a command about to use `refs/canvas/<ledger>` (or, with `ledger` null, every canvas
- * ref) must rebuild the refs first. Cheap on the normal path: main through the open reader, and
- * the marker file; no walk.
+ * ref) must rebuild the refs first: missing, behind main, or moved off it (ahead of main, or
+ * anywhere else). Cheap on the normal path: main through the open reader, the marker file and
+ * the times of the marker and the ref; no walk.
  *
  * @param reader - an open reader of the repository
  * @param ledger - the canvas the command uses, or null for every canvas (a list or a build)
@@ -115,7 +116,11 @@ export async function refsNeedRebuild(reader: RepoReader, ledger: string | null,
   if (main === null) return false;
   // main's newest commit is this canvas's: its ref agrees with main whatever else is wrong.
   if (ledger !== null && ref === main) return false;
-  if (readRefsMarker(join(reader.ws.repo, '.git')) !== main) return true;
+  const gitDir = join(reader.ws.repo, '.git');
+  if (readRefsMarker(gitDir) !== main) return true;
+  // A ref moved since the marker was written, while main was not (a ref transaction killed
+  // halfway, a hand update-ref), may name a commit that is not on main: two stat calls.
+  if (refMovedSinceMarker(gitDir, ledger)) return true;
   // A write cut short between its two ref updates leaves main's newest commit ahead of its
   // canvas's ref, whatever the marker says: one more read through the batch.
   const head = await reader.commit(main);
