@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
 import { runGit } from './git.js';
 import { BASE_RULE_KEY } from './base-rule-marker.js';
 import { REFLOG_CONFIG } from './keep-reflogs.js';
@@ -11,11 +12,14 @@ import type { Workspace } from './workspace.js';
  * first writers racing never see a half-made repository.
  *
  * @param ws - the workspace
- * @throws CanvasError `GIT_FAILED` when git cannot initialise
+ * @throws CanvasError `NO_WORKSPACE` (exit 2) when `state/canvas` or `state` is there and is not a
+ *   directory (docs/errors.md, `NO_WORKSPACE`); `GIT_FAILED` when git cannot initialise
  */
 export async function ensureRepo(ws: Workspace): Promise<void> {
   const gitDir = join(ws.repo, '.git');
   if (existsSync(gitDir)) return;
+  notADirectory(ws, ws.repo);
+  notADirectory(ws, dirname(ws.repo));
   mkdirSync(ws.repo, { recursive: true });
   const tmp = join(ws.repo, `.canvas-init-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
@@ -38,4 +42,30 @@ export async function ensureRepo(ws: Workspace): Promise<void> {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * Refuse a path the repository needs as a directory that is something else: a file, a link to
+ * nothing or to a file (a link to a directory is followed, as before).
+ */
+function notADirectory(ws: Workspace, path: string): void {
+  let kind: string;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) return;
+    kind = st.isFile() ? 'a file' : 'not a directory';
+  } catch {
+    try {
+      lstatSync(path);
+    } catch {
+      return;
+    }
+    kind = 'a symbolic link to nothing';
+  }
+  throw new CanvasError(
+    'NO_WORKSPACE',
+    `${path} is ${kind}: the workspace ${ws.root} keeps its repository in a directory there`,
+    `move ${path} out of the way, or pass --workspace DIR naming another workspace`,
+    { workspace: ws.root, path },
+  );
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,4 +33,34 @@ describe('a workspace that is a file', () => {
     expect(out.error?.code ?? out.code).toBe('NO_WORKSPACE');
     expect(readdirSync(dir)).toEqual(['not-a-dir']);
   });
+});
+
+/** A workspace whose repository's place (`state/canvas`, or `state`) is a file: NO_WORKSPACE naming it. */
+describe('a workspace whose state/canvas is not a directory', () => {
+  for (const [name, parts] of [
+    ['state/canvas', ['state', 'canvas']],
+    ['state', ['state']],
+  ] as const) {
+    it(`canvas create with ${name} a file: NO_WORKSPACE naming it, exit 2, no stack, nothing written`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'canvas-ws-repo-file-'));
+      if (parts.length === 2) mkdirSync(join(dir, 'state'));
+      const file = join(dir, ...parts);
+      writeFileSync(file, 'a file\n');
+      for (const json of [false, true]) {
+        const r = await runCli(null, ['create', 'x', '--why', 'a canvas', '--workspace', dir, ...(json ? ['--json'] : [])]);
+        expect(r.code, r.stderr).toBe(2);
+        if (json) {
+          const out = JSON.parse(r.stdout) as { code?: string; error?: { code: string } };
+          expect(out.error?.code ?? out.code).toBe('NO_WORKSPACE');
+        } else {
+          expect(r.stderr).toMatch(/^canvas: NO_WORKSPACE: /);
+          expect(r.stderr).toContain(file);
+          expect(r.stderr).not.toMatch(/\n\s+at /);
+        }
+      }
+      expect(readFileSync(file, 'utf8')).toBe('a file\n');
+      expect(readdirSync(dir)).toEqual(['state']);
+      if (parts.length === 2) expect(readdirSync(join(dir, 'state'))).toEqual(['canvas']);
+    });
+  }
 });
