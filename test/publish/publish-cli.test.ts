@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,6 +83,19 @@ describe('canvas publish (spawned)', () => {
     const r = await runCli(ws, ['publish', 'task-1', '--recording', TODO], env());
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^canvas: ROW_BODY_REQUIRED: /);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('--row-body naming a named pipe nobody writes to is refused at once (USAGE, exit 2), as a payload file is; a missing file is ROW_BODY_REQUIRED', async () => {
+    const fifo = join(ws.root, 'row.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runCli(ws, ['publish', 'task-1', '--row-body', fifo, '--recording', TODO, '--json'], env());
+    expect(r.code, r.stderr).toBe(2);
+    const out = JSON.parse(r.stdout) as { code?: string; error?: { code: string } };
+    expect(out.error?.code ?? out.code).toBe('USAGE');
+    const missing = await runCli(ws, ['publish', 'task-1', '--row-body', join(ws.root, 'nope.md'), '--recording', TODO], env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^canvas: ROW_BODY_REQUIRED: /);
     expect(server.requests).toHaveLength(0);
   });
 

@@ -1,10 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import type { PublishResult } from '../../publish/publish-comment.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { readInputFile } from '../read-input-file.js';
 
 interface PublishFlags extends GlobalOptions {
   rowBody?: string;
@@ -19,12 +19,20 @@ interface PublishFlags extends GlobalOptions {
   userAgent?: string;
 }
 
+/**
+ * The row body, read as a payload file is (docs/cli.md, "Payload files"): a regular file or `-`,
+ * so a named pipe nobody writes to is refused at once instead of blocking.
+ *
+ * @throws CanvasError `ROW_BODY_REQUIRED` (missing or unreadable), `USAGE` (not a regular file),
+ *   `TOO_LARGE`, `BAD_ENCODING`
+ */
 function readRowBody(path: string | undefined): string | undefined {
   if (path === undefined) return undefined;
   try {
-    return readFileSync(path === '-' ? 0 : path, 'utf8');
+    return readInputFile(path, '--row-body');
   } catch (e) {
-    throw new CanvasError('ROW_BODY_REQUIRED', `cannot read --row-body ${path}: ${(e as Error).message}`, 'pass a readable file with the Markdown the row writes to its comment, or - for standard input', {
+    if (!(e instanceof CanvasError) || e.code !== 'USAGE' || e.data.rule === 'regular-file') throw e;
+    throw new CanvasError('ROW_BODY_REQUIRED', e.message, 'pass a readable file with the Markdown the row writes to its comment, or - for standard input', {
       path,
     });
   }
