@@ -162,7 +162,9 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
   });
   afterAll(() => {
     if (mounted) {
-      execFileSync('umount', [mounted]);
+      // Lazily (-l): the store's long-lived git helpers may still have their working directory on
+      // the tmpfs until their idle period ends, which makes a plain umount fail as busy.
+      execFileSync('umount', ['-l', mounted]);
       rmSync(mounted, { recursive: true, force: true });
       mounted = null;
     }
