@@ -10,6 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rng } from '../../bench/lib/random.js';
 import { indexNodes } from '../../src/model/index-nodes.js';
 import { grantRole, revokeRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
@@ -58,18 +59,6 @@ export interface TrialOptions {
 
 const OWNER = 'leo | by-hand';
 const COMMENTER = 'cam';
-
-/** A small deterministic generator (mulberry32), so a seed names a run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function git(ws: Workspace, args: string[]): string {
   return execFileSync('git', args, { cwd: ws.repo, encoding: 'utf8' }).trim();
@@ -217,7 +206,7 @@ function offMain(ws: Workspace): string[] {
  * @returns what the trials saw; `failures` lists every trial that did not recover by itself
  */
 export async function runKillTrials(options: TrialOptions): Promise<TrialReport> {
-  const rand = random(options.seed);
+  const rand = rng(options.seed);
   const ws = await setup();
   const saved = process.env.CANVAS_LOCK_TIMEOUT_MS;
   process.env.CANVAS_LOCK_TIMEOUT_MS = '10000';

@@ -2,7 +2,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { errorKindOf, exitCodeFor, type ErrorCode } from '../../src/model/canvas-error.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
@@ -11,6 +10,7 @@ import type { Applied } from '../../src/store/outcome.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
+import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // The attack script: hostile input through the command line and MCP, each asserting its code,
@@ -61,30 +61,6 @@ function file(name: string, content: string | Buffer): string {
 }
 
 const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
-
-/** Run the CLI's entry in process with --json, capturing what it prints. */
-async function runMain(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-    process.exitCode = undefined;
-  }
-}
 
 /** The code a --json run answered: a rejected outcome's code or the error shape's. */
 function codeOf(stdout: string): string | undefined {
@@ -329,7 +305,7 @@ describe('the attack script', () => {
     const wrong: string[] = [];
     for (const [name, argv, code] of CLI_CASES) {
       const before = repoState(ws);
-      const r = await runMain(argv());
+      const r = await runMain(null, argv(), { CANVAS_AUTHOR: '' });
       const got = codeOf(r.stdout);
       if (got !== code || r.code !== exitCodeFor(errorKindOf(code))) wrong.push(`${name}: expected ${code}, got ${got} (exit ${r.code}) ${r.stdout.slice(0, 300)}`);
       expect(repoState(ws), name).toEqual(before);
