@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, type StandInAnswer, type StandInRequest, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import { type CheckReport, type CheckRequest, checkCoherence } from '../../src/check/check-coherence.js';
 import { CHECK_INSTRUCTIONS, fenceOf } from '../../src/check/check-prompt.js';
-import { CanvasError } from '../../src/model/canvas-error.js';
+import type { CanvasError } from '../../src/model/canvas-error.js';
 import { parseCanvas } from '../../src/model/parse-canvas.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
@@ -11,6 +11,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 
 const MODEL = 'stand-in-1';
 const QUESTION = 'Are writes synchronous, or does a queue absorb write bursts?';
@@ -86,13 +87,7 @@ function subject(ws: Workspace, commit: string): string {
 }
 
 async function codeOf(run: Promise<unknown>): Promise<string> {
-  try {
-    await run;
-  } catch (e) {
-    if (e instanceof CanvasError) return e.code;
-    throw e;
-  }
-  throw new Error('expected a CanvasError');
+  return (await canvasErrorOf(run)).code;
 }
 
 describe('canvas check against a stand-in model', () => {

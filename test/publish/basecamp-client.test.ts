@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CanvasError } from '../../src/model/canvas-error.js';
+import type { CanvasError } from '../../src/model/canvas-error.js';
 import { BasecampClient, type BasecampClientOptions } from '../../src/publish/basecamp-client.js';
 import { FakeBasecamp, type SeenRequest } from './helpers/basecamp-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
+import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 
 const UA = 'canvas-tests (tests@example.com)';
 const TODO = { account: '195539477', bucket: '2085958504', id: '1069479338' };
@@ -21,16 +22,6 @@ afterEach(async () => {
 
 function client(options: Partial<BasecampClientOptions> = {}): BasecampClient {
   return new BasecampClient({ apiUrl: server.url, token: server.token, userAgent: UA, clock, ...options });
-}
-
-async function failure(p: Promise<unknown>): Promise<CanvasError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CanvasError) return e;
-    throw e;
-  }
-  throw new Error('expected a CanvasError');
 }
 
 function shown(e: CanvasError): string {
@@ -90,7 +81,7 @@ describe('BasecampClient against the local Basecamp', () => {
 
   it('gives up at once when Retry-After asks for more than the cap', async () => {
     server.script.push({ status: 429, headers: { 'Retry-After': '3600' } });
-    const e = await failure(client({ maxRetryAfterMs: 60_000 }).createComment(TODO, '<div>x</div>'));
+    const e = await canvasErrorOf(client({ maxRetryAfterMs: 60_000 }).createComment(TODO, '<div>x</div>'));
     expect(e.code).toBe('PUBLISH_FAILED');
     expect(e.data.retryAfterMs).toBe(3_600_000);
     expect(clock.sleeps).toEqual([]);
@@ -108,7 +99,7 @@ describe('BasecampClient against the local Basecamp', () => {
 
   it('stops retrying when the time budget is spent', async () => {
     for (let i = 0; i < 20; i++) server.script.push({ status: 502 });
-    const e = await failure(client({ budgetMs: 10_000 }).updateComment({ ...TODO, id: '5' }, '<div>y</div>'));
+    const e = await canvasErrorOf(client({ budgetMs: 10_000 }).updateComment({ ...TODO, id: '5' }, '<div>y</div>'));
     expect(e.code).toBe('PUBLISH_FAILED');
     expect(e.data.status).toBe(502);
     expect(clock.sleeps).toEqual([1000, 2000, 4000]);
@@ -117,7 +108,7 @@ describe('BasecampClient against the local Basecamp', () => {
 
   it('never repeats a create that Basecamp may have processed (500)', async () => {
     server.script.push({ status: 500 });
-    const e = await failure(client().createComment(TODO, '<div>x</div>'));
+    const e = await canvasErrorOf(client().createComment(TODO, '<div>x</div>'));
     expect(e.code).toBe('PUBLISH_FAILED');
     expect(e.message).toMatch(/may or may not have been created/);
     expect(server.writes()).toHaveLength(1);
@@ -148,7 +139,7 @@ describe('BasecampClient against the local Basecamp', () => {
   it('reports a create that timed out as maybe created, and does not repeat it', async () => {
     server.script.push({ status: 201, hold: true });
     const held = once(server.events, 'held');
-    const creating = failure(client().createComment(TODO, '<div>x</div>'));
+    const creating = canvasErrorOf(client().createComment(TODO, '<div>x</div>'));
     await held;
     clock.advance(30_000);
     const e = await creating;
@@ -159,7 +150,7 @@ describe('BasecampClient against the local Basecamp', () => {
   });
 
   it('reports a bad token (401) clearly, without the token', async () => {
-    const e = await failure(client({ token: 'wrong-Secret-Token-xyz' }).createComment(TODO, '<div>x</div>'));
+    const e = await canvasErrorOf(client({ token: 'wrong-Secret-Token-xyz' }).createComment(TODO, '<div>x</div>'));
     expect(e.code).toBe('PUBLISH_AUTH');
     expect(e.data.status).toBe(401);
     expect(e.hint).toMatch(/BASECAMP_ACCESS_TOKEN/);
@@ -168,7 +159,7 @@ describe('BasecampClient against the local Basecamp', () => {
 
   it('reports a forbidden comment (403) as an authorization problem', async () => {
     server.script.push({ status: 403 });
-    const e = await failure(client().updateComment({ ...TODO, id: '9' }, '<div>x</div>'));
+    const e = await canvasErrorOf(client().updateComment({ ...TODO, id: '9' }, '<div>x</div>'));
     expect(e.code).toBe('PUBLISH_AUTH');
     expect(e.data.status).toBe(403);
   });
@@ -177,7 +168,7 @@ describe('BasecampClient against the local Basecamp', () => {
     const c = client();
     const created = await c.createComment(TODO, '<div>x</div>');
     server.delete(Number(created.id));
-    const e = await failure(c.updateComment({ ...TODO, id: created.id }, '<div>y</div>'));
+    const e = await canvasErrorOf(c.updateComment({ ...TODO, id: created.id }, '<div>y</div>'));
     expect(e.code).toBe('PUBLISH_NOT_FOUND');
     expect(await c.getComment({ ...TODO, id: created.id })).toBeNull();
     expect(server.writes().filter((r) => r.method === 'POST')).toHaveLength(1);
@@ -185,14 +176,14 @@ describe('BasecampClient against the local Basecamp', () => {
 
   it('names an inactive account from the Reason header', async () => {
     server.script.push({ status: 404, headers: { Reason: 'Account Inactive' } });
-    const e = await failure(client().getComment({ ...TODO, id: '9' }));
+    const e = await canvasErrorOf(client().getComment({ ...TODO, id: '9' }));
     expect(e.code).toBe('PUBLISH_NOT_FOUND');
     expect(e.data.reason).toBe('Account Inactive');
   });
 
   it('does not follow a redirect with the token', async () => {
     server.script.push({ status: 302, headers: { Location: 'http://127.0.0.1:9/steal' } });
-    const e = await failure(client().updateComment({ ...TODO, id: '9' }, '<div>x</div>'));
+    const e = await canvasErrorOf(client().updateComment({ ...TODO, id: '9' }, '<div>x</div>'));
     expect(e.code).toBe('PUBLISH_FAILED');
     expect(e.data.status).toBe(302);
   });

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CanvasError } from '../../src/model/canvas-error.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
 import { composeCommentHtml } from '../../src/publish/compose-comment-html.js';
 import { markdownToBasecampHtml } from '../../src/publish/markdown-to-basecamp.js';
@@ -12,6 +11,7 @@ import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 import { FakeBasecamp } from './helpers/basecamp-server.js';
 import { fakeClock } from './helpers/fake-clock.js';
+import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 
 const FIXTURE = readFileSync(join(import.meta.dirname, 'fixtures', 'plain-canvas.md'), 'utf8');
 const ROW = '**Status:** executing\nRun: run-8842\n\n* next: verify on staging\n';
@@ -56,16 +56,6 @@ async function edit(text: string): Promise<void> {
 async function revision(): Promise<string> {
   const r = await publishComment(ws, { ledger: 'fix-login-3', rowBody: ROW, dryRun: true, renderComment: render });
   return r.revision!;
-}
-
-async function failure(p: Promise<unknown>): Promise<CanvasError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CanvasError) return e;
-    throw e;
-  }
-  throw new Error('expected a CanvasError');
 }
 
 function record(): Record<string, unknown> {
@@ -116,8 +106,8 @@ describe('publishComment', () => {
 
   it('refuses without the row body, and with an empty one, sending nothing', async () => {
     await open();
-    expect((await failure(publish({ rowBody: undefined, target: { recording: TODO } }))).code).toBe('ROW_BODY_REQUIRED');
-    expect((await failure(publish({ rowBody: ' \n', target: { recording: TODO } }))).code).toBe('ROW_BODY_REQUIRED');
+    expect((await canvasErrorOf(publish({ rowBody: undefined, target: { recording: TODO } }))).code).toBe('ROW_BODY_REQUIRED');
+    expect((await canvasErrorOf(publish({ rowBody: ' \n', target: { recording: TODO } }))).code).toBe('ROW_BODY_REQUIRED');
     expect(server.requests).toHaveLength(0);
   });
 
@@ -173,7 +163,7 @@ describe('publishComment', () => {
     await edit('more');
     const r = await publish({ target: { recording: TODO } });
     expect(r).toMatchObject({ outcome: 'updated', comment: { id: first.comment!.id } });
-    const e = await failure(publish({ target: { recording: '1069479999' }, force: true }));
+    const e = await canvasErrorOf(publish({ target: { recording: '1069479999' }, force: true }));
     expect(e.code).toBe('PUBLISH_TARGET');
     expect(server.comments.size).toBe(1);
   });
@@ -183,7 +173,7 @@ describe('publishComment', () => {
     const first = await publish({ target: { recording: TODO } });
     await edit('more');
     server.delete(Number(first.comment!.id));
-    const e = await failure(publish());
+    const e = await canvasErrorOf(publish());
     expect(e.code).toBe('PUBLISH_NOT_FOUND');
     expect(e.hint).toContain('--recreate');
     expect(server.writes().filter((w) => w.method === 'POST')).toHaveLength(1);
@@ -192,7 +182,7 @@ describe('publishComment', () => {
     expect(again.outcome).toBe('created');
     expect(again.comment!.id).not.toBe(first.comment!.id);
     expect(record()).toMatchObject({ comment: { id: again.comment!.id }, replaced: [first.comment!.id] });
-    const refused = await failure(publish({ recreate: true }));
+    const refused = await canvasErrorOf(publish({ recreate: true }));
     expect(refused.code).toBe('PUBLISH_TARGET');
     expect(server.comments.size).toBe(1);
   });
@@ -211,7 +201,7 @@ describe('publishComment', () => {
   it('fails clearly on a bad token, without the token anywhere, and records nothing', async () => {
     await open();
     const secret = 'gho_wrongSECRETtoken1234567890';
-    const e = await failure(publish({ target: { recording: TODO }, env: { ...env(), BASECAMP_ACCESS_TOKEN: secret } }));
+    const e = await canvasErrorOf(publish({ target: { recording: TODO }, env: { ...env(), BASECAMP_ACCESS_TOKEN: secret } }));
     expect(e.code).toBe('PUBLISH_AUTH');
     expect(JSON.stringify({ m: e.message, h: e.hint, d: e.data })).not.toContain(secret);
     expect(existsSync(join(ws.root, 'state', 'publish', 'fix-login-3.json'))).toBe(false);
@@ -227,7 +217,7 @@ describe('publishComment', () => {
       { ...env(), BASECAMP_API_URL: 'http://basecamp.example.com' },
     ];
     for (const e of cases) {
-      const err = await failure(publish({ target: { recording: TODO }, env: e }));
+      const err = await canvasErrorOf(publish({ target: { recording: TODO }, env: e }));
       expect(err.code).toBe('PUBLISH_CONFIG');
       expect(`${err.message} ${err.hint}`).not.toContain('SECRET');
     }
@@ -236,10 +226,10 @@ describe('publishComment', () => {
 
   it('refuses without any target', async () => {
     await open();
-    expect((await failure(publish())).code).toBe('PUBLISH_TARGET');
-    expect((await failure(publish({ target: { comment: '12' } }))).code).toBe('PUBLISH_TARGET');
-    expect((await failure(publish({ target: { commentUrl: 'https://example.com/nothing' } }))).code).toBe('PUBLISH_TARGET');
-    expect((await failure(publish({ target: { account: '1', comment: 'abc' } }))).code).toBe('PUBLISH_TARGET');
+    expect((await canvasErrorOf(publish())).code).toBe('PUBLISH_TARGET');
+    expect((await canvasErrorOf(publish({ target: { comment: '12' } }))).code).toBe('PUBLISH_TARGET');
+    expect((await canvasErrorOf(publish({ target: { commentUrl: 'https://example.com/nothing' } }))).code).toBe('PUBLISH_TARGET');
+    expect((await canvasErrorOf(publish({ target: { account: '1', comment: 'abc' } }))).code).toBe('PUBLISH_TARGET');
   });
 
   it('writes the record atomically, leaving no temporary file', async () => {

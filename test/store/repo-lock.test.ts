@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CanvasError } from '../../src/model/canvas-error.js';
 import { withRepoLock } from '../../src/store/repo-lock.js';
+import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 
 let gitDir: string;
 let lock: string;
@@ -41,16 +41,6 @@ function holdAs(content: unknown): string {
   const text = typeof content === 'string' ? content : JSON.stringify(content);
   writeFileSync(lock, text);
   return text;
-}
-
-async function lockError(p: Promise<unknown>): Promise<CanvasError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CanvasError) return e;
-    throw e;
-  }
-  throw new Error('expected a CanvasError');
 }
 
 const describeProc = existsSync('/proc/self/stat') ? describe : describe.skip;
@@ -94,7 +84,7 @@ describeProc('the repository lock', () => {
     const other = await otherProcess();
     const text = holdAs({ pid: other.pid, start: startOf(other.pid), nonce: 'abcdefabcdef' });
     let ran = false;
-    const e = await lockError(withRepoLock(gitDir, async () => (ran = true), 0));
+    const e = await canvasErrorOf(withRepoLock(gitDir, async () => (ran = true), 0));
     expect(e.code).toBe('LOCK_TIMEOUT');
     expect(e.data.holder).toBe(other.pid);
     expect(ran).toBe(false);
@@ -105,14 +95,14 @@ describeProc('the repository lock', () => {
   it('held by a live process whose start time is unknown: still waited for', async () => {
     const other = await otherProcess();
     const text = holdAs({ pid: other.pid, start: '', nonce: 'abcdefabcdef' });
-    expect((await lockError(withRepoLock(gitDir, async () => 1, 0))).code).toBe('LOCK_TIMEOUT');
+    expect((await canvasErrorOf(withRepoLock(gitDir, async () => 1, 0))).code).toBe('LOCK_TIMEOUT');
     expect(readFileSync(lock, 'utf8')).toBe(text);
   });
 
   it('is broken once its holder is gone, and not before', async () => {
     const other = await otherProcess();
     holdAs({ pid: other.pid, start: startOf(other.pid), nonce: 'abcdefabcdef' });
-    expect((await lockError(withRepoLock(gitDir, async () => 1, 0))).code).toBe('LOCK_TIMEOUT');
+    expect((await canvasErrorOf(withRepoLock(gitDir, async () => 1, 0))).code).toBe('LOCK_TIMEOUT');
     const closed = once(other, 'close');
     other.kill('SIGKILL');
     await closed;
