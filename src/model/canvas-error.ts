@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'USAGE'
   | 'NO_WORKSPACE'
   | 'BAD_LEDGER_ID'
+  | 'BAD_LEDGER_ROW'
   | 'CANVAS_NOT_FOUND'
   | 'CANVAS_EXISTS'
   | 'NODE_NOT_FOUND'
@@ -80,6 +81,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   USAGE: 'rejected',
   NO_WORKSPACE: 'rejected',
   BAD_LEDGER_ID: 'rejected',
+  BAD_LEDGER_ROW: 'rejected',
   CANVAS_NOT_FOUND: 'rejected',
   CANVAS_EXISTS: 'rejected',
   NODE_NOT_FOUND: 'rejected',

@@ -50,8 +50,11 @@ export interface MoveRequest extends EditRequest, AnchorRequest {
   node: string;
 }
 
-/** `canvas open`: create plus the problem and the expected value as two text nodes. */
+/**
+ * `canvas open`: create plus the problem and the expected value as two text nodes. A value left
+ * out is read from the ledger row (docs/store.md, "The ledger row").
+ */
 export interface OpenRequest extends WriteRequest {
-  problem: string;
-  expectedValue: string;
+  problem?: string | undefined;
+  expectedValue?: string | undefined;
 }

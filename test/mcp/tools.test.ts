@@ -36,6 +36,7 @@ const ARGUMENTS: Record<string, string[]> = {
   canvas_move: [...EDIT, 'node', 'after', 'into'],
   canvas_approve_proposal: [...COMMON_WRITE, 'proposalId'],
   canvas_reject_proposal: [...COMMON_WRITE, 'proposalId'],
+  canvas_open: [...COMMON_WRITE, 'expectedValue', 'problem'],
   canvas_check: ['at', 'dryRun', 'ledger', 'run', 'step', 'workspace'],
 };
 const WRITES = ['canvas_insert', 'canvas_replace', 'canvas_remove', 'canvas_move'];
@@ -55,7 +56,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
     await eve.close();
   });
 
-  it('lists exactly the twelve tools, each with exactly the command line\'s argument names', () => {
+  it('lists exactly the thirteen tools, each with exactly the command line\'s argument names', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(ARGUMENTS).sort());
     for (const t of tools) {
       expect(Object.keys(t.inputSchema.properties ?? {}).sort(), t.name).toEqual([...ARGUMENTS[t.name]!].sort());

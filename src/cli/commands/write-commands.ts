@@ -40,11 +40,23 @@ export function registerWriteCommands(program: Command): void {
     });
 
   withWrite(program.command('open'))
-    .description('create a canvas with the problem and the expected value as its first two text nodes')
+    .description('create a canvas with the problem and the expected value as its first two text nodes, from the flags or the ledger row')
     .argument('<ledger>', 'the ledger id')
-    .requiredOption('--problem <text>', 'the problem the task exists to solve')
-    .requiredOption('--expected-value <text>', 'what is expected when it is done')
-    .action(async (ledger: string, o: WriteOptions & { problem: string; expectedValue: string }) => {
+    .option('--problem <text>', 'the problem the task exists to solve (else "problem" of state/ledger/<ledger>.json)')
+    .option('--expected-value <text>', 'what is expected when it is done (else "expected_value" of the ledger row)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Each value not given as a flag is read from the ledger row state/ledger/<ledger>.json, which is never written',
+        '(keys: problem; expected_value, expectedValue or expected-value). docs/store.md, "The ledger row".',
+        '',
+        'Examples:',
+        '  canvas open fix-login --problem "Login times out under load." --expected-value "p99 under 2 s" --why "task opened"',
+        '  canvas open fix-login --why "task opened"          # both values from state/ledger/fix-login.json',
+      ].join('\n'),
+    )
+    .action(async (ledger: string, o: WriteOptions & { problem?: string; expectedValue?: string }) => {
       const outcome = await (await writes()).openCanvas(workspaceOf(o), { ...common(ledger, o), problem: o.problem, expectedValue: o.expectedValue });
       done(printOutcome(outcome, Boolean(o.json), 'open'));
     });

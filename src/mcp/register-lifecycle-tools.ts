@@ -1,0 +1,55 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { openCanvas } from '../store/canvas-lifecycle.js';
+import { authorOfCall } from './author-of-call.js';
+import { checkWorkspace } from './check-workspace.js';
+import type { ServerContext } from './server-context.js';
+import { writeArgs } from './tool-arguments.js';
+import { writeResult } from './tool-result.js';
+
+const problemArg = z
+  .string()
+  .optional()
+  .describe('The problem the task exists to solve: the first text node. Leave it out to take "problem" from the ledger row state/ledger/<ledger>.json.');
+
+const expectedValueArg = z
+  .string()
+  .optional()
+  .describe(
+    'What is expected when the task is done: the second text node. Leave it out to take "expected_value" (or "expectedValue", "expected-value") from the ledger row.',
+  );
+
+/** How `canvas_open`'s refusals name the two values: as this tool's arguments, never as flags. */
+const SOURCES = { problem: '`problem`', expectedValue: '`expectedValue`' };
+
+/**
+ * Register the lifecycle tools: canvas_open (docs/mcp.md "The tools"). It checks the workspace,
+ * then calls the store's `openCanvas` as the server's identity, which becomes the canvas's owner;
+ * a value left out is read from the ledger row (docs/store.md, "The ledger row").
+ *
+ * @param server - the MCP server
+ * @param ctx - the workspace served and the identity
+ */
+export function registerLifecycleTools(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    'canvas_open',
+    {
+      title: 'Open a canvas for a task',
+      description: [
+        'Start the canvas of a ledger row: create it, then the problem and the expected value as its first two text nodes (three commits); you become its owner.',
+        'Each of `problem` and `expectedValue` left out is read from the ledger row state/ledger/<ledger>.json (never written); one that neither gives is rejected (USAGE), a row that is not a JSON object of strings is rejected (BAD_LEDGER_ROW), and nothing is written.',
+        'Result: one text content holding the outcome as JSON: {"outcome":"applied","revision","node","nodes":[problem id, expected-value id]} or {"outcome":"rejected",...} (CANVAS_EXISTS when the canvas exists: read it with canvas_read).',
+      ].join(' '),
+      inputSchema: z.strictObject({ ...writeArgs, problem: problemArg, expectedValue: expectedValueArg }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (a) =>
+      ctx.track(
+        writeResult(async () => {
+          checkWorkspace(ctx.ws, a.workspace);
+          const common = { ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey };
+          return openCanvas(ctx.ws, { ...common, problem: a.problem, expectedValue: a.expectedValue }, SOURCES);
+        }),
+      ),
+  );
+}
