@@ -9,7 +9,7 @@ export { parsePayload } from './model/parse-payload.js';
 export type { PayloadInput } from './model/payload-from-input.js';
 export { serializeCanvas } from './model/serialize-canvas.js';
 export { serializeNode } from './model/serialize-node.js';
-export type { Crossing, Snapshot, SnapshotEdit } from './model/snapshot.js';
+export type { Crossing, HistoryEntry, Snapshot, SnapshotEdit } from './model/snapshot.js';
 export type {
   Canvas,
   CanvasNode,
@@ -29,7 +29,7 @@ export type { ProposalFile } from './store/apply-edit.js';
 export { createCanvas, freezeCanvas, openCanvas } from './store/canvas-lifecycle.js';
 export { canvasLog } from './store/canvas-log.js';
 export { type CanvasRef, listCanvases } from './store/list-canvases.js';
-export { type HistoryEntry, nodeHistory } from './store/node-history.js';
+export { nodeHistory } from './store/node-history.js';
 export { insertNode, moveNode, removeNode, replaceNode } from './store/node-writes.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
 export { approveProposal, type DecideRequest, listProposals, rejectProposal } from './store/proposals.js';

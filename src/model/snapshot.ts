@@ -13,6 +13,18 @@ export interface SnapshotEdit {
 }
 
 /**
+ * One commit of a node's history (docs/projections.md, "Why is this here?"): a commit whose `Canvas-Node`
+ * trailer names the node. For an approved proposal, the author approved it and `reason` is the
+ * approver's; the proposer and their reason are kept beside.
+ */
+export interface HistoryEntry extends SnapshotEdit {
+  /** For an approved proposal: who proposed it. */
+  proposedBy?: string;
+  /** For an approved proposal: the proposer's reason. */
+  proposedWhy?: string;
+}
+
+/**
  * A node that crossed between sections (docs/projections.md): its parent now differs from its parent
  * at insert. It carries one reason: that of the latest move into its current parent.
  */
@@ -44,4 +56,9 @@ export interface Snapshot {
   recentEdits: SnapshotEdit[];
   /** Every node that crossed, in document order. */
   crossings: Crossing[];
+  /**
+   * Every node's reasons (docs/projections.md, "Why is this here?"): for each node of the tree,
+   * by id, every commit up to `revision` that named it, oldest first, as `canvas history` lists them.
+   */
+  history: Readonly<Record<string, readonly HistoryEntry[]>>;
 }

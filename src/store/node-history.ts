@@ -1,18 +1,10 @@
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { NODE_ID } from '../model/patterns.js';
-import { editRecord } from './edit-record.js';
-import type { EditRecord } from './outcome.js';
+import type { HistoryEntry } from '../model/snapshot.js';
+import { historyEntry } from './history-entry.js';
 import { RepoReader } from './repo-reader.js';
 import type { Workspace } from './workspace.js';
-
-/** One commit of a node's history. */
-export interface HistoryEntry extends EditRecord {
-  /** For an approved proposal: who proposed it (the author approved it). */
-  proposedBy?: string;
-  /** For an approved proposal: the proposer's reason (`reason` is the approver's). */
-  proposedWhy?: string;
-}
 
 /**
  * A node's history (docs/identity.md, docs/cli.md): every commit of the canvas whose
@@ -37,13 +29,7 @@ export async function nodeHistory(ws: Workspace, options: { ledger: string; node
     }
     const out: HistoryEntry[] = [];
     for await (const c of reader.chain(revision)) {
-      if (c.trailers['Canvas-Node'] !== options.node) continue;
-      const entry: HistoryEntry = editRecord(c);
-      const by = c.trailers['Canvas-Proposed-By'];
-      if (by !== undefined) entry.proposedBy = by;
-      const why = c.trailers['Canvas-Proposed-Why'];
-      if (why !== undefined) entry.proposedWhy = why;
-      out.push(entry);
+      if (c.trailers['Canvas-Node'] === options.node) out.push(historyEntry(c));
     }
     if (out.length === 0) {
       throw new CanvasError(

@@ -2,6 +2,7 @@ import { indexNodes } from '../model/index-nodes.js';
 import type { Crossing, Snapshot } from '../model/snapshot.js';
 import { editRecord } from './edit-record.js';
 import { canvasFacts } from './canvas-facts.js';
+import { nodeHistories } from './node-histories.js';
 import { readCheckedCanvas } from './read-canvas-text.js';
 import { RepoReader } from './repo-reader.js';
 import type { Workspace } from './workspace.js';
@@ -17,8 +18,8 @@ export interface SnapshotOptions {
 
 /**
  * Read a snapshot of a canvas for the projections (docs/projections.md): the tree at one revision,
- * the frozen marker with its reason, the last edit, the recent edits with reasons, and the
- * crossings. One read; renderers never touch git.
+ * the frozen marker with its reason, the last edit, the recent edits with reasons, the
+ * crossings, and every node's history. One read; renderers never touch git.
  *
  * @param ws - the workspace
  * @param options - ledger, `at` (a commit on main), `edits` (how many recent edits, default 10)
@@ -41,8 +42,11 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
       if (recentEdits.length >= (options.edits ?? 10)) break;
       recentEdits.push(editRecord(c));
     }
+    const all = await nodeHistories(r, ledger, revision, options.at === undefined);
+    const index = indexNodes(canvas);
+    const history = Object.fromEntries([...index.keys()].map((id) => [id, all.get(id) ?? []]));
     const crossings: Crossing[] = [];
-    for (const [id, e] of indexNodes(canvas)) {
+    for (const [id, e] of index) {
       const m = facts.moves[id];
       if (!m || m.insertedIn === e.parent) continue;
       const last = m.into[e.parent];
@@ -53,7 +57,7 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
       const fc = await r.commit(facts.frozen.commit);
       frozen = { ...facts.frozen, date: new Date((fc?.time ?? 0) * 1000).toISOString() };
     }
-    return { ledger, revision, canvas, frozen, lastEdit: recentEdits[0] ?? null, recentEdits, crossings };
+    return { ledger, revision, canvas, frozen, lastEdit: recentEdits[0] ?? null, recentEdits, crossings, history };
   } finally {
     if (!reader) r.close();
   }

@@ -13,5 +13,5 @@ export const REV = '0123456789abcdef0123456789abcdef01234567';
  */
 export function snapshotOf(nodes: string, extra: Partial<Snapshot> = {}): Snapshot {
   const canvas = parseCanvas(`<canvas ledger="unit" schema="2">${nodes}</canvas>`);
-  return { ledger: 'unit', revision: REV, canvas, frozen: null, lastEdit: null, recentEdits: [], crossings: [], ...extra };
+  return { ledger: 'unit', revision: REV, canvas, frozen: null, lastEdit: null, recentEdits: [], crossings: [], history: {}, ...extra };
 }

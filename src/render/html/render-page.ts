@@ -30,7 +30,7 @@ export interface PageOptions {
 const NO_FIGURES: FigureDrawings = new Map();
 
 /** Elements whose element children go one per line, so a golden diff reads like code. */
-const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'table', 'thead', 'tbody', 'tr']);
+const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'details', 'table', 'thead', 'tbody', 'tr']);
 
 function breakLines(node: Root | Element): void {
   const onlyElements = node.children.every((c) => c.type === 'element' || c.type === 'doctype');

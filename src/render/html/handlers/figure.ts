@@ -5,6 +5,7 @@ import type { FigureNode } from '../../../model/types.js';
 import { figureLabel } from '../../figure-label.js';
 import { figureSource } from '../../figure-source.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -44,6 +45,7 @@ export function figure(node: FigureNode, ctx: PageContext): Element {
     nodeIdTag(node.id),
     ...picture(node, ctx),
     ...crossingNote(node.id, ctx),
+    ...nodeReasons(node.id, ctx),
     h('figcaption', caption),
   ]);
 }

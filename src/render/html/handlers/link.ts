@@ -3,6 +3,7 @@ import { h } from 'hastscript';
 import type { LinkNode } from '../../../model/types.js';
 import { safeHref } from '../../safe-href.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -21,5 +22,5 @@ export function link(node: LinkNode, ctx: PageContext): Element {
   const content = href
     ? [h('a', { href, rel: ['noopener', 'noreferrer'] }, label)]
     : [h('span', { className: ['label'] }, label), ' ', h('code', { className: ['href'] }, node.href), ' ', h('span', { className: ['inert-note'] }, '(not a web link; shown as text)')];
-  return h('div', { id: node.id, className: ['node', 'link', ...(href ? [] : ['inert'])] }, [nodeIdTag(node.id), h('p', content), ...crossingNote(node.id, ctx)]);
+  return h('div', { id: node.id, className: ['node', 'link', ...(href ? [] : ['inert'])] }, [nodeIdTag(node.id), h('p', content), ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
 }

@@ -2,6 +2,7 @@ import type { Element } from 'hast';
 import { h } from 'hastscript';
 import type { ListNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -17,5 +18,5 @@ export function list(node: ListNode, ctx: PageContext): Element {
     node.ordered ? 'ol' : 'ul',
     node.items.map((item) => h('li', item)),
   );
-  return h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx)]);
+  return h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
 }

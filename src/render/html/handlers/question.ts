@@ -3,6 +3,7 @@ import { h } from 'hastscript';
 import type { QuestionNode } from '../../../model/types.js';
 import { questionMarker } from '../../question-marker.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -20,5 +21,6 @@ export function question(node: QuestionNode, ctx: PageContext): Element {
     nodeIdTag(node.id),
     h('p', [h('strong', { className: ['marker'] }, questionMarker(node)), ' ', h('span', { className: ['q-text'] }, node.text)]),
     ...crossingNote(node.id, ctx),
+    ...nodeReasons(node.id, ctx),
   ]);
 }

@@ -2,6 +2,7 @@ import type { Element } from 'hast';
 import { h } from 'hastscript';
 import type { SectionNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -19,6 +20,7 @@ export function section(node: SectionNode, ctx: PageContext): Element {
   return h('section', { id: node.id, className: ['node', 'section'] }, [
     h(heading, [node.title, ' ', nodeIdTag(node.id)]),
     ...crossingNote(node.id, ctx),
+    ...nodeReasons(node.id, ctx),
     ...(children.length > 0 ? children : [h('p', { className: ['empty'] }, 'This section is empty.')]),
   ]);
 }

@@ -2,6 +2,7 @@ import type { Element } from 'hast';
 import { h } from 'hastscript';
 import type { TableNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
@@ -19,5 +20,5 @@ export function table(node: TableNode, ctx: PageContext): Element {
     h('thead', [h('tr', header.map((cell) => h('th', { scope: 'col' }, cell)))]),
     ...(body.length > 0 ? [h('tbody', body.map((row) => h('tr', row.map((cell) => h('td', cell)))))] : []),
   ]);
-  return h('div', { id: node.id, className: ['node', 'table'] }, [nodeIdTag(node.id), h('div', { className: ['scroll'] }, [grid]), ...crossingNote(node.id, ctx)]);
+  return h('div', { id: node.id, className: ['node', 'table'] }, [nodeIdTag(node.id), h('div', { className: ['scroll'] }, [grid]), ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
 }
