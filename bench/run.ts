@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { verifyWorkspace } from '../src/store/verify-workspace.js';
 import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
+import { libraryImport } from './benchmarks/library.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
 import { siteBuild } from './benchmarks/site.js';
@@ -26,6 +27,7 @@ const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : null;
 const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<BenchResult | BenchResult[]> }> = [
   { key: 'cli-edit', run: cliEdit },
   { key: 'lib-edit', run: inProcessEdit },
+  { key: 'lib-import', run: libraryImport },
   { key: 'cli-read', run: cliRead },
   { key: 'page-render', run: pageRender },
   { key: 'cli-render', run: cliRender },

@@ -1,14 +1,28 @@
 /**
- * The public surface of the canvas library. Every export is named here (no `export *`); a test
- * checks the sorted list, so growing the API is a visible decision.
+ * The public surface of the canvas library's main entry (`task-canvas`). Every export is named
+ * here (no `export *`); a test checks the sorted list, so growing the API is a visible decision.
+ *
+ * The entry is light (docs/library.md, "A light main entry"): importing it loads the error class
+ * and the workspace resolver and nothing else. Each store function is loaded the first time it
+ * is called; the heavier parts have entries of their own (`task-canvas/model`, `/render`,
+ * `/site`, `/import`, `/publish`, `/check`, `/mcp`). A test refuses a static value export from
+ * anywhere but the two light modules.
  */
+import type * as AccessWrites from './store/access-writes.js';
+import type * as CanvasLifecycle from './store/canvas-lifecycle.js';
+import type * as CanvasLog from './store/canvas-log.js';
+import type * as ListCanvases from './store/list-canvases.js';
+import type * as NodeHistory from './store/node-history.js';
+import type * as NodeWrites from './store/node-writes.js';
+import type * as Proposals from './store/proposals.js';
+import type * as ReadAccess from './store/read-access.js';
+import type * as ReadCanvas from './store/read-canvas.js';
+import type * as ReadSnapshot from './store/read-snapshot.js';
+import type * as VerifyWorkspace from './store/verify-workspace.js';
+
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
-export { type NodeChange, type NodeState, diffCanvases } from './model/diff-canvases.js';
-export { parseCanvas } from './model/parse-canvas.js';
-export { parsePayload } from './model/parse-payload.js';
+export type { NodeChange, NodeState } from './model/diff-canvases.js';
 export type { PayloadInput } from './model/payload-from-input.js';
-export { serializeCanvas } from './model/serialize-canvas.js';
-export { serializeNode } from './model/serialize-node.js';
 export type { Crossing, HistoryEntry, Snapshot, SnapshotEdit } from './model/snapshot.js';
 export type {
   Canvas,
@@ -24,39 +38,77 @@ export type {
   TableNode,
   TextNode,
 } from './model/types.js';
-export { type AccessFile, type GrantRequest, grantRole, type RevokeRequest, revokeRole } from './store/access-writes.js';
+export type { AccessFile, GrantRequest, RevokeRequest } from './store/access-writes.js';
 export type { ProposalFile } from './store/apply-edit.js';
-export { createCanvas, freezeCanvas, openCanvas } from './store/canvas-lifecycle.js';
-export { canvasLog } from './store/canvas-log.js';
-export { type CanvasRef, listCanvases } from './store/list-canvases.js';
-export { nodeHistory } from './store/node-history.js';
-export { insertNode, moveNode, removeNode, replaceNode } from './store/node-writes.js';
+export type { CanvasRef } from './store/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
-export { approveProposal, type DecideRequest, listProposals, rejectProposal } from './store/proposals.js';
-export { type AccessReport, readAccess } from './store/read-access.js';
-export { type CanvasRead, type CanvasText, readCanvas, readCanvasText } from './store/read-canvas.js';
-export { readSnapshot, type SnapshotOptions } from './store/read-snapshot.js';
-export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
+export type { DecideRequest } from './store/proposals.js';
+export type { AccessReport } from './store/read-access.js';
+export type { CanvasRead, CanvasText } from './store/read-canvas.js';
+export type { SnapshotOptions } from './store/read-snapshot.js';
 export type { Grants, Role } from './store/role.js';
-export { type VerifyReport, type VerifyRule, type Violation, verifyWorkspace } from './store/verify-workspace.js';
+export type { VerifyReport, VerifyRule, Violation } from './store/verify-workspace.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
-export { type ImportedNode, type ImportRequest, type ImportResult, importMarkdown } from './import/import-markdown.js';
-export type { Flattening } from './import/import-plan.js';
-export { parseDiagram } from './model/diagram/parse-diagram.js';
-export type { Diagram, DiagramDirection, DiagramEdge, DiagramGroup, DiagramNode, DiagramPosition } from './model/diagram/diagram-types.js';
-export { type DrawDiagramOptions, drawDiagram } from './render/figures/draw-diagram.js';
-export { type SanitizeSvgOptions, sanitizeSvg } from './render/figures/sanitize-svg.js';
-export type { CanvasServerOptions } from './mcp/build-mcp-server.js';
-export { createMcpServer } from './mcp/create-mcp-server.js';
-export { startMcpServer } from './mcp/start-mcp-server.js';
-export { type PageOptions, renderPage } from './render/html/render-page.js';
-export { type PageAssets, preparePage } from './render/html/prepare-page.js';
-export { drawFigures, type FigureDrawings } from './render/figures/draw-figures.js';
-export { renderComment } from './render/comment/render-comment.js';
-export { type PromptOptions, renderPrompt } from './render/text/render-prompt.js';
-export { markdownToBasecampHtml } from './publish/markdown-to-basecamp.js';
-export type { TargetFlags } from './publish/basecamp-target.js';
-export { CHECK_AUTHOR, type CheckFinding, type CheckReport, type CheckRequest, checkCoherence, type FindingStatus } from './check/check-coherence.js';
-export type { ModelConfig } from './check/model-config.js';
-export type { Contradiction, DroppedEntry } from './check/parse-reply.js';
-export { type PublishedComment, type PublishOptions, type PublishResult, publishComment } from './publish/publish-comment.js';
+export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
+
+/** Any async function, as the modules loaded on first call export them. */
+type AsyncFunction = (...args: never[]) => Promise<unknown>;
+
+/**
+ * The function `name` of the module `load` imports, as a function with the same type that
+ * imports the module on its first call (Node keeps the module, so later calls only look it up).
+ *
+ * @param load - the module's `import()`
+ * @param name - the name of an async function it exports
+ */
+function onFirstCall<M extends { [P in K]: AsyncFunction }, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
+  const call = async (...args: unknown[]): Promise<unknown> => ((await load())[name] as unknown as (...a: unknown[]) => Promise<unknown>)(...args);
+  return call as unknown as M[K];
+}
+
+const accessWrites = (): Promise<typeof AccessWrites> => import('./store/access-writes.js');
+const lifecycle = (): Promise<typeof CanvasLifecycle> => import('./store/canvas-lifecycle.js');
+const nodeWrites = (): Promise<typeof NodeWrites> => import('./store/node-writes.js');
+const proposals = (): Promise<typeof Proposals> => import('./store/proposals.js');
+const readCanvasModule = (): Promise<typeof ReadCanvas> => import('./store/read-canvas.js');
+
+/** Create a canvas: the root alone (docs/store.md, "Writes"). */
+export const createCanvas = onFirstCall(lifecycle, 'createCanvas');
+/** Open a canvas: create plus the problem and expected-value text nodes (docs/store.md, "Writes"). */
+export const openCanvas = onFirstCall(lifecycle, 'openCanvas');
+/** Freeze a canvas: one empty commit recording its end (docs/store.md, "Writes"). */
+export const freezeCanvas = onFirstCall(lifecycle, 'freezeCanvas');
+/** Insert one node `--after` or `--into` an anchor (docs/identity.md). */
+export const insertNode = onFirstCall(nodeWrites, 'insertNode');
+/** Replace one node's content, keeping its id and place (docs/identity.md). */
+export const replaceNode = onFirstCall(nodeWrites, 'replaceNode');
+/** Remove one node without children (docs/identity.md). */
+export const removeNode = onFirstCall(nodeWrites, 'removeNode');
+/** Move one node (a section with its subtree) to a new place (docs/identity.md). */
+export const moveNode = onFirstCall(nodeWrites, 'moveNode');
+/** Grant a role on a canvas (docs/roles.md). */
+export const grantRole = onFirstCall(accessWrites, 'grantRole');
+/** Revoke a role on a canvas (docs/roles.md). */
+export const revokeRole = onFirstCall(accessWrites, 'revokeRole');
+/** A canvas's pending and decided proposals (docs/roles.md). */
+export const listProposals = onFirstCall(proposals, 'listProposals');
+/** Approve a proposal: replay it through the write path against its own base (docs/roles.md). */
+export const approveProposal = onFirstCall(proposals, 'approveProposal');
+/** Reject a proposal (docs/roles.md). */
+export const rejectProposal = onFirstCall(proposals, 'rejectProposal');
+/** Read a canvas: its revision (the `Canvas-Base`), canonical XML and tree (docs/store.md, "Reads"). */
+export const readCanvas = onFirstCall(readCanvasModule, 'readCanvas');
+/** Read a canvas's committed text and revision without parsing it (docs/store.md, "Reads"). */
+export const readCanvasText = onFirstCall(readCanvasModule, 'readCanvasText');
+/** The snapshot a renderer takes: tree, revision, edits, crossings (docs/projections.md). */
+export const readSnapshot = onFirstCall((): Promise<typeof ReadSnapshot> => import('./store/read-snapshot.js'), 'readSnapshot');
+/** A canvas's commits, newest first (docs/store.md, "Commits"). */
+export const canvasLog = onFirstCall((): Promise<typeof CanvasLog> => import('./store/canvas-log.js'), 'canvasLog');
+/** Every commit that named one node, oldest first (docs/store.md, "Commits"). */
+export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import('./store/node-history.js'), 'nodeHistory');
+/** Every canvas of the workspace (docs/store.md, "Canvas refs"). */
+export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/list-canvases.js'), 'listCanvases');
+/** A canvas's grants and who may grant (docs/roles.md). */
+export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read-access.js'), 'readAccess');
+/** Check a workspace's history against the store's rules (docs/store.md, "Verify"). */
+export const verifyWorkspace = onFirstCall((): Promise<typeof VerifyWorkspace> => import('./store/verify-workspace.js'), 'verifyWorkspace');

@@ -1,61 +1,147 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as checkEntry from '../src/check/index.js';
+import * as importEntry from '../src/import/index.js';
 import * as api from '../src/index.js';
+import * as mcpEntry from '../src/mcp/index.js';
 import { ERROR_CODES } from '../src/model/canvas-error.js';
-import { ROOT } from './helpers/workspace.js';
+import * as modelEntry from '../src/model/index.js';
+import * as publishEntry from '../src/publish/index.js';
+import * as renderEntry from '../src/render/index.js';
+import * as siteEntry from '../src/site/index.js';
+import { AUTHOR, ROOT, tempWorkspace } from './helpers/workspace.js';
+
+/** Every entry of the package (docs/library.md, "Entries"): its `exports` key and its module. */
+const ENTRIES: Record<string, Record<string, unknown>> = {
+  '.': api,
+  './check': checkEntry,
+  './import': importEntry,
+  './mcp': mcpEntry,
+  './model': modelEntry,
+  './publish': publishEntry,
+  './render': renderEntry,
+  './site': siteEntry,
+};
+
+/** The source file of an entry. */
+const sourceOf = (key: string): string => (key === '.' ? 'src/index.ts' : `src/${key.slice(2)}/index.ts`);
 
 describe('the declared surface', () => {
-  it('src/index.ts names every public value export (growing the API is a visible decision)', () => {
-    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
-      [
-        "CHECK_AUTHOR",
-        "CanvasError",
-        "ERROR_CODES",
-        "approveProposal",
-        "canvasLog",
-        "checkCoherence",
-        "createCanvas",
-        "createMcpServer",
-        "diffCanvases",
-        "drawDiagram",
-        "drawFigures",
-        "exitCodeFor",
-        "freezeCanvas",
-        "grantRole",
-        "importMarkdown",
-        "insertNode",
-        "listCanvases",
-        "listProposals",
-        "markdownToBasecampHtml",
-        "moveNode",
-        "nodeHistory",
-        "openCanvas",
-        "parseCanvas",
-        "parseDiagram",
-        "parsePayload",
-        "preparePage",
-        "publishComment",
-        "readAccess",
-        "readCanvas",
-        "readCanvasText",
-        "readSnapshot",
-        "rejectProposal",
-        "removeNode",
-        "renderComment",
-        "renderPage",
-        "renderPrompt",
-        "replaceNode",
-        "resolveWorkspace",
-        "revokeRole",
-        "sanitizeSvg",
-        "serializeCanvas",
-        "serializeNode",
-        "startMcpServer",
-        "verifyWorkspace",
-      ]
+  it('each entry names every public value export (growing the API is a visible decision)', () => {
+    const surface = Object.fromEntries(Object.entries(ENTRIES).map(([key, mod]) => [key, Object.keys(mod).sort()]));
+    expect(surface).toMatchInlineSnapshot(`
+      {
+        ".": [
+          "CanvasError",
+          "ERROR_CODES",
+          "approveProposal",
+          "canvasLog",
+          "createCanvas",
+          "exitCodeFor",
+          "freezeCanvas",
+          "grantRole",
+          "insertNode",
+          "listCanvases",
+          "listProposals",
+          "moveNode",
+          "nodeHistory",
+          "openCanvas",
+          "readAccess",
+          "readCanvas",
+          "readCanvasText",
+          "readSnapshot",
+          "rejectProposal",
+          "removeNode",
+          "replaceNode",
+          "resolveWorkspace",
+          "revokeRole",
+          "verifyWorkspace",
+        ],
+        "./check": [
+          "CHECK_AUTHOR",
+          "checkCoherence",
+        ],
+        "./import": [
+          "importMarkdown",
+        ],
+        "./mcp": [
+          "createMcpServer",
+          "startMcpServer",
+        ],
+        "./model": [
+          "diffCanvases",
+          "parseCanvas",
+          "parseDiagram",
+          "parsePayload",
+          "serializeCanvas",
+          "serializeNode",
+        ],
+        "./publish": [
+          "markdownToBasecampHtml",
+          "publishComment",
+        ],
+        "./render": [
+          "drawDiagram",
+          "drawFigures",
+          "preparePage",
+          "renderComment",
+          "renderPage",
+          "renderPrompt",
+          "sanitizeSvg",
+        ],
+        "./site": [
+          "buildSite",
+          "loadRenderers",
+        ],
+      }
     `);
-    expect(readFileSync(join(ROOT, 'src/index.ts'), 'utf8')).not.toMatch(/^export \* from/m);
+    for (const key of Object.keys(ENTRIES)) expect(readFileSync(join(ROOT, sourceOf(key)), 'utf8'), key).not.toMatch(/^export \* from/m);
+  });
+
+  it("package.json's exports declare exactly these entries, each typed, and the build emits them where they point", () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { types: string; default: string }>;
+      sideEffects: unknown;
+    };
+    expect(manifest.sideEffects).toBe(false);
+    const declared = Object.keys(manifest.exports).filter((k) => k !== './package.json');
+    expect(declared.sort()).toEqual(Object.keys(ENTRIES).sort());
+    // Every src/<folder>/index.ts is an entry: an index file nobody declared would be a surface by accident.
+    const indexes = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(ROOT, 'src', d.name, 'index.ts')))
+      .map((d) => `./${d.name}`);
+    expect(['.', ...indexes].sort()).toEqual(declared.sort());
+    for (const key of declared) {
+      const target = manifest.exports[key];
+      if (typeof target !== 'object') throw new Error(`${key}: no conditions`);
+      const base = sourceOf(key).replace(/^src\//, './dist/lib/').replace(/\.ts$/, '');
+      expect(target, key).toEqual({ types: `${base}.d.ts`, default: `${base}.js` });
+    }
+  });
+
+  it('the main entry holds no static value export but the error class and the workspace resolver (docs/library.md, "A light main entry")', () => {
+    const text = readFileSync(join(ROOT, 'src/index.ts'), 'utf8');
+    const light = new Set(['./model/canvas-error.js', './store/workspace.js']);
+    const statements = text.match(/^(?:export|import)\s[^;]*?from '[^']+';/gms) ?? [];
+    const heavy: string[] = [];
+    for (const s of statements) {
+      const from = /from '([^']+)';$/.exec(s)![1]!;
+      const typeOnly = /^(?:export|import) type\s/.test(s) || !/\{([^}]*)\}/.exec(s)?.[1]?.split(',').some((n) => n.trim() !== '' && !n.trim().startsWith('type '));
+      if (!typeOnly && !light.has(from)) heavy.push(s.replace(/\s+/g, ' '));
+    }
+    expect(heavy).toEqual([]);
+    // The rest is loaded on first call.
+    expect(text).toMatch(/import\('\.\/store\/node-writes\.js'\)/);
+  });
+
+  it('a store function of the main entry is the store function, loaded on its first call', async () => {
+    const ws = tempWorkspace();
+    expect((await api.createCanvas(ws, { ledger: 'lazy', why: 'a canvas to read', author: AUTHOR })).outcome).toBe('applied');
+    expect((await api.readCanvas(ws, { ledger: 'lazy' })).xml).toContain('<canvas ledger="lazy"');
+    const err = await api.readCanvas(ws, { ledger: 'no-such-canvas' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(api.CanvasError);
+    expect((err as api.CanvasError).code).toBe('CANVAS_NOT_FOUND');
   });
 
   it('docs/errors.md documents every error code', () => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PACKAGE_NAME } from '../../model/package-name.js';
 
 const cache = new Map<string, string>();
 
@@ -12,7 +13,7 @@ function packageRoot(): string {
     const manifest = join(dir, 'package.json');
     if (existsSync(manifest)) {
       try {
-        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'canvas') return dir;
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) return dir;
       } catch {
         // not ours; keep looking upwards
       }

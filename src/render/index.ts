@@ -1,0 +1,12 @@
+/**
+ * The declared surface of `task-canvas/render` (docs/library.md, "Entries"): the projections of a
+ * snapshot (the page, the comment, the prompt) and the figures they draw.
+ * Every export is named here (no `export *`); a test checks the sorted list.
+ */
+export { renderComment } from './comment/render-comment.js';
+export { type DrawDiagramOptions, drawDiagram } from './figures/draw-diagram.js';
+export { drawFigures, type FigureDrawings } from './figures/draw-figures.js';
+export { type SanitizeSvgOptions, sanitizeSvg } from './figures/sanitize-svg.js';
+export { type PageAssets, preparePage } from './html/prepare-page.js';
+export { type PageOptions, renderPage } from './html/render-page.js';
+export { type PromptOptions, renderPrompt } from './text/render-prompt.js';

@@ -1,0 +1,153 @@
+// The package as a user gets it (docs/library.md, "Install"): `npm pack` of a copy of the sources
+// (its `prepare` builds dist/), the tarball installed into an empty project offline (npm ci from
+// the local cache, against a lockfile holding the versions this checkout locks), then the
+// README's library example, `canvas --version` from another directory, `require()` and each
+// subpath entry, run there.
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from './helpers/workspace.js';
+
+/** What `npm pack` and `git clone` would see of the project: the sources the build and the package need. */
+const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'schema', 'templates', 'docs', 'scripts'];
+
+interface LockEntry {
+  version?: string;
+  dev?: boolean;
+  devOptional?: boolean;
+  [key: string]: unknown;
+}
+
+interface Manifest {
+  name: string;
+  version: string;
+  dependencies: Record<string, string>;
+  exports: Record<string, string | { types: string; default: string }>;
+  bin: Record<string, string>;
+  engines: Record<string, string>;
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+
+/** An environment for npm and node with nothing of this checkout's own npm run in it. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|NODE_OPTIONS$|VITEST|CANVAS_)/.test(k)) env[k] = v;
+  return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
+}
+
+function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = cleanEnv()): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The README's library example: the code block under "## Library". */
+function readmeExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const m = /^## Library\n+```js\n([\s\S]*?)\n```/m.exec(readme);
+  if (!m) throw new Error('README.md has no ```js block under "## Library"');
+  return `${m[1]}\n`;
+}
+
+/**
+ * A lockfile for a project depending on the tarball alone: the tarball's entry, and every
+ * package this checkout locks for production (not dev), at the same place in the tree. So
+ * `npm ci --offline` takes each from the local cache, which `npm ci` of this checkout filled.
+ */
+function appLock(tarball: string, integrity: string): object {
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+  const packages: Record<string, unknown> = {
+    '': { name: 'app', dependencies: { [manifest.name]: `file:${tarball}` } },
+    [`node_modules/${manifest.name}`]: {
+      version: manifest.version,
+      resolved: `file:${tarball}`,
+      integrity,
+      license: 'MIT',
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+    },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === '' || entry.dev || entry.devOptional || entry.link) continue;
+    packages[path] = entry;
+  }
+  return { name: 'app', lockfileVersion: 3, requires: true, packages };
+}
+
+describe('the packed package, installed into an empty project', () => {
+  let dir: string;
+  let app: string;
+  let files: string[];
+  beforeAll(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'canvas-pack-')));
+    const copy = join(dir, 'copy');
+    mkdirSync(copy);
+    for (const f of SOURCES) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    // npm pack runs `prepare`, which builds dist/ in the copy.
+    const packed = run('npm', ['pack', '--json', '--pack-destination', dir], copy);
+    expect(packed.code, packed.stderr).toBe(0);
+    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; integrity: string; files: Array<{ path: string }> }>;
+    files = info!.files.map((f) => f.path);
+    const tarball = join(dir, info!.filename);
+    app = join(dir, 'app');
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { [manifest.name]: `file:${tarball}` } }, null, 2)}\n`);
+    writeFileSync(join(app, 'package-lock.json'), `${JSON.stringify(appLock(tarball, info!.integrity), null, 2)}\n`);
+    const installed = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], app);
+    expect(installed.code, installed.stderr).toBe(0);
+  }, 240_000);
+
+  afterAll(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships the built library, its types and the CLI, and no sources or tests', () => {
+    for (const f of ['bin/canvas.js', 'dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'schema/canvas.rng', 'templates/page.css', 'README.md']) {
+      expect(files, f).toContain(f);
+    }
+    for (const [key, target] of Object.entries(manifest.exports)) {
+      const paths = typeof target === 'string' ? [target] : [target.types, target.default];
+      for (const p of paths) expect(files, key).toContain(p.replace(/^\.\//, ''));
+    }
+    expect(files.filter((f) => /^(src|test|snapshots|bench)\//.test(f))).toEqual([]);
+  });
+
+  it('canvas --version, from another directory, is the package version', () => {
+    const r = run(join(app, 'node_modules', '.bin', 'canvas'), ['--version'], tmpdir());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(manifest.version);
+  });
+
+  it("runs the README's library example", () => {
+    const ws = join(dir, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(app, 'example.mjs'), readmeExample());
+    const r = run(process.execPath, ['example.mjs'], app, cleanEnv({ CANVAS_WORKSPACE: ws }));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^applied [0-9a-f]{40}\n$/);
+    // What the example wrote is a canvas the installed CLI reads.
+    const read = run(join(app, 'node_modules', '.bin', 'canvas'), ['read', 'fix-login', '--workspace', ws], tmpdir());
+    expect(read.code, read.stderr).toBe(0);
+    expect(read.stdout).toContain('answered="true"');
+  });
+
+  it('require() of the package works (Node 20.19 and later load ES modules)', () => {
+    const r = run(process.execPath, ['-e', `const c = require(${JSON.stringify(manifest.name)}); process.stdout.write(typeof c.readCanvas + ' ' + typeof c.CanvasError)`], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('function function');
+  });
+
+  it('every subpath entry imports, by its name', () => {
+    const keys = Object.keys(manifest.exports).filter((k) => k !== '.' && k !== './package.json');
+    const script = `for (const k of ${JSON.stringify(keys)}) { const m = await import(${JSON.stringify(manifest.name)} + k.slice(1)); if (Object.keys(m).length === 0) throw new Error(k); } process.stdout.write('ok');`;
+    const r = run(process.execPath, ['--input-type=module', '-e', script], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('ok');
+    expect(existsSync(join(app, 'node_modules', manifest.name, 'dist', 'lib', 'render', 'index.d.ts'))).toBe(true);
+  });
+});
