@@ -3,7 +3,7 @@
 import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gitConfigArgs, gitEnvironment } from '../../src/store/git.js';
+import { gitConfigArgs, gitEnvironment } from '../../src/store/git/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import type { Stats } from './measure.js';
 import { timeProcess } from './measure.js';

@@ -16,7 +16,7 @@ import type { Canvas, NodePayload } from '../../src/model/types.js';
 import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
 import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/canvas-facts.js';
 import { ensureRepo } from '../../src/store/ensure-repo.js';
-import { gitConfigArgs, gitEnvironment, runGit } from '../../src/store/git.js';
+import { gitConfigArgs, gitEnvironment, runGit } from '../../src/store/git/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { commitObject, FlatTree, objectSha } from './git-objects.js';
 import { rng, shuffle } from './random.js';

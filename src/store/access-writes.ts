@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
-import { checkCommon, checkWorkingFile, commitDocument, type EditContext, noRole, replayKey, roleFor, runLocked } from './apply-edit.js';
+import { checkCommon, checkWorkingFile, commitDocument, type EditContext, noRole, replayKey, roleFor, runLocked } from './write/apply-edit.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { type Grants, ROLES, type Role, roleRank } from './role.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 
 /**
  * The repository setting that records where the base rule starts (docs/store.md, "Verify", the

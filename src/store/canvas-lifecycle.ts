@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkWords } from '../model/payload-from-input.js';
-import { applyEdit } from './apply-edit.js';
+import { applyEdit } from './write/apply-edit.js';
 import { readLedgerRow } from './read-ledger-row.js';
 import { rejectionOf } from './rejection-of.js';
 import type { Outcome } from './outcome.js';

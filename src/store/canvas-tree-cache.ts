@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
-import { hashObject } from './write-object.js';
+import { hashObject } from './git/write-object.js';
 import { removeQuietly } from './remove-quietly.js';
 
 interface TreeCache {

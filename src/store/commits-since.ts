@@ -1,6 +1,6 @@
 import { CanvasError } from '../model/canvas-error.js';
 import { type CanvasCommit, parseCommit } from './canvas-commit.js';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 import type { RepoReader } from './repo-reader.js';
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 import { BASE_RULE_KEY } from './base-rule-marker.js';
 import { REFLOG_CONFIG } from './keep-reflogs.js';
 import type { Workspace } from './workspace.js';

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 
 const KEEPING = /^\s*logallrefupdates\s*=\s*always\s*$/im;
 

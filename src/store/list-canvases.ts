@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 import { rebuildCanvasRefs, refsNeedRebuild } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';

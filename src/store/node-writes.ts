@@ -1,6 +1,6 @@
 import type { Anchor } from '../model/edit-tree.js';
 import { anchorOf } from './anchor-of.js';
-import { applyEdit } from './apply-edit.js';
+import { applyEdit } from './write/apply-edit.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import type { InsertRequest, MoveRequest, RemoveRequest, ReplaceRequest } from './write-requests.js';

@@ -15,13 +15,13 @@ import {
   replayKey,
   roleFor,
   runLocked,
-} from './apply-edit.js';
+} from './write/apply-edit.js';
 import { canvasNotFound } from './canvas-not-found.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { RepoReader } from './repo-reader.js';
 import type { WriteRequest } from './write-requests.js';
-import { parseTree } from './write-tree.js';
+import { parseTree } from './git/write-tree.js';
 import type { Workspace } from './workspace.js';
 
 /** `canvas approve` and `canvas reject`. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isLedgerId } from '../model/check-ledger-id.js';
 import { parseCommit } from './canvas-commit.js';
 import { readRefsMarker, refMovedSinceMarker, writeRefsMarker } from './canvas-refs-marker.js';
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 import type { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import type { Workspace } from './workspace.js';

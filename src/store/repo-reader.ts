@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { type CanvasCommit, parseCommit } from './canvas-commit.js';
-import { GitBatch } from './git-batch.js';
+import { GitBatch } from './git/git-batch.js';
 import { checkedRevision } from './rebuild-canvas-refs.js';
 import type { Workspace } from './workspace.js';
 

@@ -1,4 +1,4 @@
-import { runGit } from './git.js';
+import { runGit } from './git/git.js';
 import type { RepoReader } from './repo-reader.js';
 
 /**

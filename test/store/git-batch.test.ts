@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { GitBatch } from '../../src/store/git-batch.js';
+import { GitBatch } from '../../src/store/git/git-batch.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 afterEach(() => {

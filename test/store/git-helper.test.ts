@@ -2,9 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { renameSync, rmSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CanvasError } from '../../src/model/canvas-error.js';
-import { idleMs } from '../../src/store/git-handles.js';
-import { GitHelper, type GitHelperOptions, type HelperClock } from '../../src/store/git-helper.js';
-import { SharedHelpers } from '../../src/store/shared-helpers.js';
+import { idleMs } from '../../src/store/git/git-handles.js';
+import { GitHelper, type GitHelperOptions, type HelperClock } from '../../src/store/git/git-helper.js';
+import { SharedHelpers } from '../../src/store/git/shared-helpers.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 /** A clock the test moves by hand; `cancels: false` models timers that fire although cleared. */

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
-import { applyEdit } from '../../src/store/apply-edit.js';
+import { applyEdit } from '../../src/store/write/apply-edit.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { IDLE_MS } from '../../src/store/git-handles.js';
-import { RefUpdater } from '../../src/store/ref-updater.js';
+import { IDLE_MS } from '../../src/store/git/git-handles.js';
+import { RefUpdater } from '../../src/store/git/ref-updater.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 

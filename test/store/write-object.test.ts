@@ -2,12 +2,12 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { gitIdent } from '../../src/store/git-ident.js';
+import { gitIdent } from '../../src/store/git/git-ident.js';
 import { insertNode } from '../../src/store/node-writes.js';
 import { RepoReader } from '../../src/store/repo-reader.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import { hashObject, writeObject } from '../../src/store/write-object.js';
-import { writeTree } from '../../src/store/write-tree.js';
+import { hashObject, writeObject } from '../../src/store/git/write-object.js';
+import { writeTree } from '../../src/store/git/write-tree.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 const git = (cwd: string, args: string[], input?: string, env: Record<string, string | undefined> = {}) => {

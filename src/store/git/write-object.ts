@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { noSpace } from './no-space.js';
-import { removeQuietly } from './remove-quietly.js';
+import { noSpace } from '../no-space.js';
+import { removeQuietly } from '../remove-quietly.js';
 
 /** A git object type the store writes. */
 export type ObjectType = 'blob' | 'tree' | 'commit';

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { CanvasError } from '../model/canvas-error.js';
-import type { CanvasCommit } from './canvas-commit.js';
-import type { RepoReader } from './repo-reader.js';
-import { readWorkingFile, writeWorkingFile } from './working-file.js';
+import { CanvasError } from '../../model/canvas-error.js';
+import type { CanvasCommit } from '../canvas-commit.js';
+import type { RepoReader } from '../repo-reader.js';
+import { readWorkingFile, writeWorkingFile } from '../working-file.js';
 
 /**
  * The working files a canvas's revision may leave behind when a write is cut short after its

@@ -1,7 +1,7 @@
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasError } from '../model/canvas-error.js';
+import { CanvasError } from '../../model/canvas-error.js';
 
 /**
  * How long an idle long-lived git process is kept for the next read or write, in milliseconds,

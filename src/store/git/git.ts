@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { CanvasError } from '../model/canvas-error.js';
-import { noSpace } from './no-space.js';
+import { CanvasError } from '../../model/canvas-error.js';
+import { noSpace } from '../no-space.js';
 
 /** The result of one git process. */
 export interface GitResult {

@@ -1,4 +1,4 @@
-import { CanvasError } from '../model/canvas-error.js';
+import { CanvasError } from '../../model/canvas-error.js';
 import { runGit } from './git.js';
 import { GitHelper } from './git-helper.js';
 import { SharedHelpers } from './shared-helpers.js';

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { CanvasError } from '../model/canvas-error.js';
+import { CanvasError } from '../../model/canvas-error.js';
 import { gitConfigArgs, gitEnvironment } from './git.js';
 import { holdOpen, idleMs, repoIdentity } from './git-handles.js';
 
