@@ -39,7 +39,7 @@ export type {
   TextNode,
 } from './model/types.js';
 export type { AccessFile, GrantRequest, RevokeRequest } from './store/access-writes.js';
-export type { ProposalFile } from './store/write/apply-edit.js';
+export type { ProposalFile } from './store/write/proposal-file.js';
 export type { CanvasRef } from './store/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
 export type { DecideRequest } from './store/proposals.js';

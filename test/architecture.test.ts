@@ -48,13 +48,17 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'index.ts': ['model', 'store', 'render', 'site', 'publish', 'check', 'import', 'mcp', 'cli'],
 };
 
+/** The files of src/ a file imports, as paths relative to src/ (`.js` specifiers as written). */
+function importedFiles(file: string): string[] {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  return relativeImports(text).map((spec) => relative(SRC, resolve(SRC, dirname(file), spec)).split('\\').join('/'));
+}
+
 /** Every arrow between two folders: `from -> to` with the file that draws it. */
 function folderArrows(): { from: string; to: string; file: string }[] {
   const arrows: { from: string; to: string; file: string }[] = [];
   for (const file of sourceFiles(SRC)) {
-    const text = readFileSync(join(SRC, file), 'utf8');
-    for (const spec of relativeImports(text)) {
-      const target = relative(SRC, resolve(SRC, dirname(file), spec)).split('\\').join('/');
+    for (const target of importedFiles(file)) {
       const from = folderOf(file);
       const to = folderOf(target);
       if (from !== to) arrows.push({ from, to, file });
@@ -95,6 +99,13 @@ describe('the folder rules (docs/architecture.md)', () => {
       .filter((a) => !(MAY_IMPORT[a.from] ?? []).includes(a.to))
       .map((a) => `${a.file} imports ${a.to}/`);
     expect(upward).toEqual([]);
+  });
+
+  it("the store's git plumbing imports nothing of its write path (docs/architecture.md, \"Inside `store/`\")", () => {
+    const plumbing = sourceFiles(SRC).filter((f) => f.startsWith('store/git/'));
+    expect(plumbing.length).toBeGreaterThan(0);
+    const drawn = plumbing.flatMap((f) => importedFiles(f).filter((t) => t.startsWith('store/write/')).map((t) => `${f} imports ${t}`));
+    expect(drawn).toEqual([]);
   });
 
   it('the folders draw no cycle', () => {

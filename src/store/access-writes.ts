@@ -1,12 +1,18 @@
-import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
-import { checkCommon, checkWorkingFile, commitDocument, type EditContext, noRole, replayKey, roleFor, runLocked } from './write/apply-edit.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { type Grants, ROLES, type Role, roleRank } from './role.js';
 import type { WriteRequest } from './write-requests.js';
 import type { Workspace } from './workspace.js';
+import { checkCommon } from './write/check-common.js';
+import { noRole, roleFor } from './write/check-role.js';
+import { checkWorkingFile } from './write/check-working-files.js';
+import { commitDocument } from './write/commit-document.js';
+import type { EditContext } from './write/edit-input.js';
+import { replayKey } from './write/replay-key.js';
+import { hashRequest } from './write/request-hash.js';
+import { runLocked } from './write/run-locked.js';
 
 /** `canvas grant <ledger> <who|*> <role>`. */
 export interface GrantRequest extends WriteRequest {
@@ -59,11 +65,11 @@ function owners(grants: Grants): string[] {
     .map(([who]) => who);
 }
 
-async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<string, string>, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
+async function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 'revoke'; who: string; role?: Role }, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
   try {
     const { ledger, why, author } = checkCommon(req);
-    const hash = createHash('sha256').update(JSON.stringify({ ledger, why, ...request })).digest('hex').slice(0, 32);
-    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request: hash, common: req }, async (ctx) => {
+    const hash = hashRequest({ ledger, why, ...request });
+    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: request.op }, request: hash, common: req }, async (ctx) => {
       await requireOwner(ctx);
       const replay = replayKey(ctx);
       if (replay) return replay;
@@ -77,7 +83,7 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: Record<str
           { ledger },
         );
       }
-      const revision = await commitDocument(ctx, ctx.canvas!, request.op as 'grant' | 'revoke', null, { 'Canvas-Grant': trailer }, {
+      const revision = await commitDocument(ctx, ctx.canvas!, request.op, null, { 'Canvas-Grant': trailer }, {
         [`access/${ledger}.json`]: accessJson(ledger, grants),
       });
       return { outcome: 'applied', revision, node: null, diff: [] };

@@ -1,21 +1,6 @@
-import { createHash } from 'node:crypto';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { parsePayload } from '../model/parse-payload.js';
-import {
-  applyEdit,
-  checkCommon,
-  checkWorkingFile,
-  commitDocument,
-  type EditContext,
-  type EditInput,
-  noRole,
-  type ProposalFile,
-  proposalJson,
-  replayKey,
-  roleFor,
-  runLocked,
-} from './write/apply-edit.js';
 import { canvasNotFound } from './canvas-not-found.js';
 import type { Outcome } from './outcome.js';
 import { rejectionOf } from './rejection-of.js';
@@ -23,6 +8,16 @@ import { RepoReader } from './repo-reader.js';
 import type { WriteRequest } from './write-requests.js';
 import { parseTree } from './git/write-tree.js';
 import type { Workspace } from './workspace.js';
+import { applyEdit } from './write/apply-edit.js';
+import { checkCommon } from './write/check-common.js';
+import { noRole, roleFor } from './write/check-role.js';
+import { checkWorkingFile } from './write/check-working-files.js';
+import { commitDocument } from './write/commit-document.js';
+import type { EditContext, EditInput } from './write/edit-input.js';
+import { type ProposalFile, proposalJson } from './write/proposal-file.js';
+import { replayKey } from './write/replay-key.js';
+import { hashRequest } from './write/request-hash.js';
+import { runLocked } from './write/run-locked.js';
 
 /** `canvas approve` and `canvas reject`. */
 export interface DecideRequest extends WriteRequest {
@@ -146,8 +141,8 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
 export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
   try {
     const { ledger, why, author } = checkCommon(req);
-    const request = createHash('sha256').update(JSON.stringify({ op: 'reject', ledger, why, proposal: req.proposal })).digest('hex').slice(0, 32);
-    return await runLocked(ws, { ledger, why, author, spec: { op: 'freeze' }, request, common: req }, async (ctx) => {
+    const request = hashRequest({ op: 'reject', ledger, why, proposal: req.proposal });
+    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: 'reject' }, request, common: req }, async (ctx) => {
       const role = await roleFor(ctx, author.who);
       if (role === null) throw noRole(ctx, 'editor');
       if (role !== 'editor' && role !== 'owner') {

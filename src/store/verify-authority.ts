@@ -6,7 +6,7 @@ import { AUTHOR_PART } from '../model/patterns.js';
 import { serializeNode } from '../model/serialize-node.js';
 import type { Canvas, CanvasNode } from '../model/types.js';
 import { accessJson } from './access-writes.js';
-import type { ProposalFile } from './write/apply-edit.js';
+import type { ProposalFile } from './write/proposal-file.js';
 import { type CanvasCommit, DOC_OPS } from './canvas-commit.js';
 import { checkFigures } from './check-figures.js';
 import { type Grants, ROLES, type Role, roleOf, roleRank } from './role.js';

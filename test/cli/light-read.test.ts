@@ -4,7 +4,7 @@ import { loadedBy, matching } from '../helpers/loaded-modules.js';
 import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 /** The write path and the renderers: what a read never needs. */
-const HEAVY = /^(node_modules\/(hast-util-to-html|mdast-util-to-markdown)\/|src\/(store\/apply-edit|store\/read-snapshot|render\/))/;
+const HEAVY = /^(node_modules\/(hast-util-to-html|mdast-util-to-markdown)\/|src\/(store\/write\/|store\/read-snapshot|render\/))/;
 /**
  * The XML parser and the schema check: `canvas read` runs them (it parses what it prints, so
  * committed bytes a write would refuse are refused); `history` and `log` print no document.
@@ -38,7 +38,8 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     const read = await runCli(ws, ['read', 'light']);
     const r = await loadedBy(ws, ['replace', 'light', node, '--base', baseOf(read.stdout), '--text', 'one node, changed', '--why', 'check the probe']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.modules.has('src/store/apply-edit.ts')).toBe(true);
+    expect(r.modules.has('src/store/write/apply-edit.ts')).toBe(true);
+    expect(r.modules.has('src/store/write/check-base.ts')).toBe(true);
     expect(r.bundles).not.toContain('canvas-lazy.cjs');
   });
 });

@@ -9,7 +9,7 @@ export interface Loaded extends CliResult {
   /** The bundles of dist/cli it ran (`canvas.cjs`, `canvas-lazy.cjs`, ...). */
   bundles: string[];
   /**
-   * Every bundled module whose code ran, by its path in the project (`src/store/apply-edit.ts`,
+   * Every bundled module whose code ran, by its path in the project (`src/store/write/apply-edit.ts`,
    * `node_modules/@dagrejs/dagre/...`): esbuild gives each module of a bundle an initialiser
    * named after that path, run the first time the module is used.
    */

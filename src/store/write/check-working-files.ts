@@ -3,6 +3,7 @@ import { CanvasError } from '../../model/canvas-error.js';
 import type { CanvasCommit } from '../canvas-commit.js';
 import type { RepoReader } from '../repo-reader.js';
 import { readWorkingFile, writeWorkingFile } from '../working-file.js';
+import type { EditContext } from './edit-input.js';
 
 /**
  * The working files a canvas's revision may leave behind when a write is cut short after its
@@ -32,7 +33,7 @@ function filesOf(ledger: string, revision: CanvasCommit | null): string[] {
  * @returns the paths rewritten (relative to `repo`)
  * @throws CanvasError `DIRTY_WORKTREE` (with `data.file`) for a file edited outside the tool
  */
-export async function checkWorkingFiles(reader: RepoReader, repo: string, ledger: string, revision: string | null): Promise<string[]> {
+async function checkWorkingFiles(reader: RepoReader, repo: string, ledger: string, revision: string | null): Promise<string[]> {
   const rev = revision ? await reader.commit(revision) : null;
   const previous = rev?.trailers['Canvas-Previous'];
   const repaired: string[] = [];
@@ -71,4 +72,16 @@ export async function checkWorkingFiles(reader: RepoReader, repo: string, ledger
     );
   }
   return repaired;
+}
+
+
+/**
+ * Refuse a working file edited outside the tool; repair one a crash left lagging one revision
+ * behind (docs/store.md, "Concurrency and crashes"): every file the canvas's latest commit may
+ * have touched, not only the canvas file.
+ *
+ * @throws CanvasError `DIRTY_WORKTREE`
+ */
+export async function checkWorkingFile(ctx: EditContext): Promise<void> {
+  await checkWorkingFiles(ctx.reader, ctx.ws.repo, ctx.ledger, ctx.revision);
 }

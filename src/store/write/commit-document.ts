@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { CanvasError } from '../../model/canvas-error.js';
+import { serializeCanvas } from '../../model/serialize-canvas.js';
+import { checkCanvasSize } from '../../model/size-limits.js';
+import type { Canvas } from '../../model/types.js';
+import { type CanvasOp, DOC_OPS, formatCommitMessage, parseCommit, type TrailerKey } from '../canvas-commit.js';
+import { emptyFacts, foldCommit, saveFacts } from '../canvas-facts.js';
+import { advanceRefsMarker } from '../canvas-refs-marker.js';
+import { saveCanvasTree } from '../canvas-tree-cache.js';
+import { checkRepoPath } from '../check-repo-path.js';
+import { runGit } from '../git/git.js';
+import { writeCommit } from '../git/write-commit.js';
+import { writeObject } from '../git/write-object.js';
+import { writeTree } from '../git/write-tree.js';
+import { guardOneNode } from '../guard-one-node.js';
+import { noSpace } from '../no-space.js';
+import { writeWorkingFile } from '../working-file.js';
+import type { EditContext } from './edit-input.js';
+import { readBack } from './read-back.js';
+
+/**
+ * The one private function that takes a whole document: it writes `next` as the canvas's new
+ * revision, and it is guarded anyway (docs/store.md "Writes"): the one-node guard runs
+ * against the current revision before any object is written.
+ *
+ * @returns the new revision's full sha
+ */
+export async function commitDocument(
+  ctx: EditContext,
+  next: Canvas,
+  op: CanvasOp,
+  node: string | null,
+  trailers: Partial<Record<TrailerKey, string>>,
+  extraFiles: Record<string, string>,
+): Promise<string> {
+  const { ws, reader, ledger } = ctx;
+  const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
+  const xml = serializeCanvas(next);
+  if (DOC_OPS.has(guardOp)) checkCanvasSize(xml, ledger, () => (ctx.canvas ? serializeCanvas(ctx.canvas) : ''));
+  const reparsed = readBack(next, xml, guardOp, node);
+  guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
+  const files: Record<string, string> = { ...extraFiles };
+  if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
+  // Every working file the commit rewrites is checked before any object is written, so a link
+  // on the way is refused with nothing written (docs/store.md, "Where the store writes").
+  for (const path of new Set([...Object.keys(files), `${ledger}.xml`])) checkRepoPath(ws.repo, path);
+  const gitDir = join(ws.repo, '.git');
+  const changes = new Map<string, string>();
+  for (const [path, content] of Object.entries(files)) changes.set(path, writeObject(gitDir, 'blob', Buffer.from(content, 'utf8')));
+  const baseTree = ctx.main ? (await reader.commit(ctx.main))!.tree : null;
+  const tree = changes.size === 0 && baseTree ? baseTree : await writeTree(ws.repo, reader, baseTree, changes);
+  const all: Partial<Record<TrailerKey, string>> = {
+    'Canvas-Op': op,
+    'Canvas-Ledger': ledger,
+    'Canvas-Author': ctx.author.text,
+    ...trailers,
+  };
+  if (node !== null && DOC_OPS.has(op)) all['Canvas-Node'] = node;
+  if (ctx.base && DOC_OPS.has(op)) all['Canvas-Base'] = ctx.base;
+  if (ctx.revision) all['Canvas-Previous'] = ctx.revision;
+  if (ctx.common.idempotencyKey !== undefined) {
+    all['Canvas-Idempotency-Key'] = ctx.common.idempotencyKey;
+    all['Canvas-Request'] = ctx.request;
+  }
+  const message = formatCommitMessage(op, node, ctx.why, all);
+  const email = ctx.author.who.includes('@') ? ctx.author.who : '';
+  const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
+  let bothMoved = true;
+  try {
+    await ctx.refs.move([
+      { ref: 'refs/heads/main', next: sha, old: ctx.main },
+      { ref: `refs/canvas/${ledger}`, next: sha, old: ctx.revision },
+    ]);
+  } catch (e) {
+    bothMoved = false;
+    if (!(await mainIs(ws.repo, sha))) refused(e);
+  }
+  // The refs marker vouches for main only when the canvas ref moved with it (docs/store.md,
+  // "Canvas refs"); otherwise the next command rebuilds the ref from main.
+  if (bothMoved) advanceRefsMarker(gitDir, ctx.main, sha);
+  // Applied: main moved, and that is the outcome (docs/store.md, "Concurrency and crashes"). The
+  // working files follow the commit (the canvas file is always rewritten); one that cannot be
+  // written (a full disk) is lagging, and the next command repairs it: not this write's failure.
+  for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) {
+    try {
+      writeWorkingFile(ws.repo, path, content);
+    } catch {
+      // lagging: repaired by the next write or `canvas verify`
+    }
+  }
+  const docBlob = changes.get(`${ledger}.xml`);
+  if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
+  const facts = ctx.facts ?? emptyFacts();
+  foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
+  saveFacts(reader, ledger, facts);
+  if (sha.startsWith('00')) {
+    await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true }).catch(() => {});
+  }
+  return sha;
+}
+
+/** Whether `main` is at a commit, read afresh from the repository. */
+async function mainIs(repo: string, sha: string): Promise<boolean> {
+  const { stdout } = await runGit(repo, ['rev-parse', '--verify', '--quiet', 'refs/heads/main'], { allowFail: true });
+  return stdout.trim() === sha;
+}
+
+/**
+ * A ref update that ended without moving `main`: nothing was applied (git moves `main` first,
+ * then the canvas ref). Lack of space, which git reports only on stderr, is said as such
+ * (`NO_SPACE`); anything else (a ref another writer moved: `REF_MOVED`) is thrown as the ref
+ * update classified it.
+ *
+ * @param e - what the ref update threw (`REF_MOVED`, `GIT_HELPER_FAILED`, ...)
+ * @throws CanvasError `NO_SPACE`, or `e` itself, always
+ */
+function refused(e: unknown): never {
+  if (!(e instanceof CanvasError) || e.code === 'REF_MOVED') throw e;
+  throw noSpace(String(e.data.stderr ?? e.message)) ?? e;
+}

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasError } from '../../model/canvas-error.js';
+import { markBaseRule } from '../base-rule-marker.js';
+import { canvasFacts } from '../canvas-facts.js';
+import { canvasNotFound } from '../canvas-not-found.js';
+import { cachedCanvasTree } from '../canvas-tree-cache.js';
+import { ensureRepo } from '../ensure-repo.js';
+import { idleMs } from '../git/git-handles.js';
+import { RefUpdater } from '../git/ref-updater.js';
+import { keepReflogs } from '../keep-reflogs.js';
+import type { Outcome } from '../outcome.js';
+import { withRepoLock } from '../repo-lock.js';
+import { RepoReader } from '../repo-reader.js';
+import type { Workspace } from '../workspace.js';
+import type { EditContext, PreparedWrite } from './edit-input.js';
+import { recover } from './recover.js';
+
+/**
+ * Run a write under the repository lock with its context loaded: the repository exists (made on
+ * create), crash leftovers are repaired, the canvas exists (or, for create, does not), and its
+ * facts and current tree are read.
+ *
+ * @throws CanvasError `CANVAS_NOT_FOUND`, `CANVAS_EXISTS`, `LOCK_TIMEOUT`, `GIT_FAILED`,
+ *   `GIT_HELPER_FAILED`, `USAGE` (a bad `CANVAS_GIT_IDLE_MS`)
+ */
+export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>): Promise<Outcome> {
+  const notFound = () =>
+    new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${w.ledger} in ${ws.root}`, `create it first: canvas create ${w.ledger} --why "..."`, {
+      ledger: w.ledger,
+    });
+  // A bad CANVAS_GIT_IDLE_MS is refused before anything, even the repository, is made.
+  idleMs();
+  const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
+  if (creates) await ensureRepo(ws);
+  else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
+  return withRepoLock(join(ws.repo, '.git'), async () => {
+    // A repository made before the store kept reflogs, or a clone, starts keeping them now.
+    await keepReflogs(ws.repo);
+    await markBaseRule(ws.repo);
+    const reader = new RepoReader(ws, { locked: true });
+    // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
+    // "Long-lived git processes"): no idle close can come between taking it and using it.
+    let releaseRefs = () => {};
+    try {
+      // Both refs are asked for at once; git update-ref starts (unless running) while they are read.
+      const mainRead = reader.main();
+      const revisionRead = reader.revision(w.ledger);
+      revisionRead.catch(() => {});
+      const refs = RefUpdater.shared(ws.repo);
+      releaseRefs = refs.hold();
+      const ctx: EditContext = {
+        ws,
+        reader,
+        ledger: w.ledger,
+        author: w.author,
+        why: w.why,
+        main: await mainRead,
+        revision: await revisionRead,
+        facts: null,
+        canvas: null,
+        request: w.request,
+        base: null,
+        common: w.common,
+        refs,
+      };
+      await recover(ctx);
+      if (creates) {
+        if (ctx.revision) {
+          throw new CanvasError('CANVAS_EXISTS', `canvas ${w.ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${w.ledger}`, {
+            ledger: w.ledger,
+          });
+        }
+      } else if (!ctx.revision) {
+        const op = w.operation;
+        const command = op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op };
+        throw await canvasNotFound(ws, w.ledger, command, reader);
+      }
+      const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
+      if (ctx.revision) {
+        ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
+        if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
+        ctx.canvas = cachedCanvasTree(join(ws.repo, '.git'), w.ledger, current);
+      }
+      return await fn(ctx, current);
+    } finally {
+      releaseRefs();
+      reader.close();
+    }
+  });
+}
