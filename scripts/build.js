@@ -32,9 +32,10 @@ const common = {
   platform: 'node',
   target: 'node20',
   // import() of the external packages becomes require(): the bundles run as scripts, outside the
-  // ES module loader, and every one of these packages ships CommonJS.
+  // ES module loader. Each of these packages ships CommonJS but @bomb.sh/tab (the completion
+  // scripts, ES modules only, without top-level await), which Node 20.19+ require()s as well.
   supported: { 'dynamic-import': false },
-  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod', 'openai'],
+  external: ['jsdom', 'dompurify', '@modelcontextprotocol/sdk', 'playwright-core', 'zod', 'openai', '@bomb.sh/tab'],
   // Bundled modules find the package's files (templates, vendored Mermaid) from import.meta.url.
   define: { 'import.meta.url': '__canvasModuleUrl', CANVAS_VERSION: JSON.stringify(version) },
   banner: { js: "const __canvasModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -15,6 +15,8 @@ export const COMMAND_GROUP_NAMES = {
   render: ['render', 'prompt'],
   publish: ['publish'],
   check: ['check'],
+  completion: ['completion', 'complete'],
+  help: ['help'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** A group of commands registered together (a key of {@link COMMAND_GROUP_NAMES}). */

@@ -6,6 +6,8 @@ import { COMMAND_GROUP_NAMES, type CommandGroup } from './command-names.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
 import { registerCheckCommand } from './commands/check-command.js';
+import { registerCompletionCommands } from './commands/completion-command.js';
+import { registerHelpCommand } from './commands/help-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
@@ -14,7 +16,9 @@ import { registerRenderCommands } from './commands/render-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { onRefRepair } from '../store/rebuild-canvas-refs.js';
+import { helpAfter } from './help-texts.js';
 import { printError, refRepairLine } from './output.js';
+import { isQuiet, startQuiet } from './quiet.js';
 
 /** The function registering each group of commands (every group of `COMMAND_GROUP_NAMES`). */
 const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
@@ -28,7 +32,12 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   render: registerRenderCommands,
   publish: registerPublishCommand,
   check: registerCheckCommand,
+  completion: (program) => registerCompletionCommands(program, () => buildProgram(undefined, 'completion')),
+  help: (program) => registerHelpCommand(program, () => buildProgram()),
 };
+
+/** Commands whose standard output is a protocol: `--quiet` drops their notices only. */
+const STDOUT_IS_PROTOCOL = new Set(['mcp']);
 
 /**
  * Every group of commands with the names it registers. A run that names a command registers only
@@ -44,8 +53,9 @@ export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command
  *
  * @param command - the command the run names (its first argument): only that command's group is
  *   registered; omitted or unknown, every command is
+ * @param without - a group left out (the completer builds the program without its own commands)
  */
-export function buildProgram(command?: string): Command {
+export function buildProgram(command?: string, without?: CommandGroup): Command {
   const program = new Command('canvas')
     .description('One structured canvas per task: edited one node at a time, every edit a git commit with a reason.')
     .version(readPackageVersion())
@@ -54,11 +64,18 @@ export function buildProgram(command?: string): Command {
     .exitOverride();
   program.addHelpText(
     'after',
-    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role, 6 the model could not be asked, 7 its reply was refused (check).\nDocs: docs/cli.md, docs/errors.md',
+    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role, 6 the model could not be asked, 7 its reply was refused (check), 8 a build where some canvases failed.\nEnvironment: canvas help environment. Completion: canvas completion bash|zsh|fish.\nDocs: docs/cli.md, docs/errors.md',
   );
   const only = command === undefined ? undefined : COMMAND_GROUPS.find(([, names]) => names.includes(command));
-  for (const [register] of only ? [only] : COMMAND_GROUPS) register(program);
-  for (const c of program.commands) c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+  const groups = only ? [only] : COMMAND_GROUPS.filter(([register]) => without === undefined || register !== REGISTER[without]);
+  for (const [register] of groups) register(program);
+  // The habits every command has (docs/cli.md, "Every command"), added here so that none is missed.
+  for (const c of program.commands) {
+    c.exitOverride().configureOutput({ writeErr: () => {}, outputError: () => {} });
+    c.option('-q, --quiet', 'print nothing but errors: the exit code tells the outcome');
+    const after = helpAfter(c.name());
+    if (after) c.addHelpText('after', after);
+  }
   return program;
 }
 
@@ -87,9 +104,16 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // The store never prints; a command that rebuilt canvas refs from main says so once, here.
-  const stopListening = onRefRepair((repairs) => process.stderr.write(refRepairLine(repairs)));
+  const stopListening = onRefRepair((repairs) => {
+    if (!isQuiet()) process.stderr.write(refRepairLine(repairs));
+  });
+  let stopQuiet = () => {};
   try {
-    await buildProgram(argv[0]).parseAsync(argv, { from: 'user' });
+    const program = buildProgram(argv[0]);
+    program.hook('preAction', (_program, action) => {
+      if (action.opts().quiet === true) stopQuiet = startQuiet(STDOUT_IS_PROTOCOL.has(action.name()));
+    });
+    await program.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -111,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
     printError(err, json);
     return 1;
   } finally {
+    stopQuiet();
     stopListening();
   }
 }

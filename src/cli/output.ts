@@ -1,10 +1,19 @@
 import type { CanvasError } from '../model/canvas-error.js';
 import type { DiffEntry, Outcome } from '../store/outcome.js';
 import type { RefRepair } from '../store/rebuild-canvas-refs.js';
+import { isQuiet, writeAlways } from './quiet.js';
 
-/** Whether to colour: a terminal, and `NO_COLOR` unset (https://no-color.org). */
-function useColor(stream: NodeJS.WriteStream): boolean {
-  return Boolean(stream.isTTY) && !('NO_COLOR' in process.env) && process.env.TERM !== 'dumb';
+/**
+ * Whether to colour (docs/cli.md, "Output"), as Node itself decides: `FORCE_COLOR` set wins (`0`
+ * or `false` turns colour off, any other value, empty included, on); else `NO_COLOR` with a value
+ * turns it off (https://no-color.org: an empty one does not); else colour on a terminal whose
+ * `TERM` is not `dumb`.
+ */
+export function useColor(stream: NodeJS.WriteStream): boolean {
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (process.env.NO_COLOR) return false;
+  return Boolean(stream.isTTY) && process.env.TERM !== 'dumb';
 }
 
 /** Wrap text in an ANSI colour when the stream takes colour. */
@@ -20,7 +29,7 @@ export function printJson(value: unknown): void {
 /** Print an error that is not an outcome: JSON on stdout with --json, else code, message, hint on stderr. */
 export function printError(e: CanvasError, json: boolean): void {
   if (json) {
-    printJson({ error: e });
+    writeAlways(`${JSON.stringify({ error: e })}\n`);
     return;
   }
   const err = process.stderr;
@@ -60,13 +69,16 @@ export function diffLines(diff: readonly DiffEntry[]): string[] {
 
 /**
  * Print a write's outcome. Applied and proposed go to stdout; a conflict goes to stdout (it is
- * the answer: the node's diff since base); a rejection goes to stderr with its hint.
+ * the answer: the node's diff since base) with its hint on stderr; a rejection goes to stderr
+ * with its hint.
  *
  * @returns the exit code: 0 applied or proposed, 3 conflict, 2 rejected
  */
 export function printOutcome(o: Outcome, json: boolean, op: string): number {
   if (json) {
-    printJson(o);
+    // A refusal is reported even by a quiet run.
+    if (o.outcome === 'conflict' || o.outcome === 'rejected') writeAlways(`${JSON.stringify(o)}\n`);
+    else printJson(o);
     return o.outcome === 'conflict' ? 3 : o.outcome === 'rejected' ? 2 : 0;
   }
   const out = process.stdout;
@@ -92,7 +104,10 @@ export function printOutcome(o: Outcome, json: boolean, op: string): number {
       out.write(`${paint(out, 31, 'conflict')}: ${why}; nothing was applied\n`);
       out.write(`Canvas-Base: ${o.currentRevision}\n`);
       out.write(`${diffLines(o.diff).join('\n')}\n`);
-      out.write(`hint: read it again (canvas read), decide again, and write against the new Canvas-Base\n`);
+      // The hint goes where every hint goes; a quiet run, which prints no diff, still says why.
+      const err = process.stderr;
+      if (isQuiet()) err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${why}; nothing was applied\n`);
+      err.write(`${paint(err, 2, 'hint')}: read it again (canvas read), decide again, and write against the new Canvas-Base\n`);
       return 3;
     }
     case 'rejected': {

@@ -75,7 +75,7 @@ export type ErrorCode =
   | 'CHECK_UNKNOWN_NODES';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
-export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply';
+export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply' | 'partial';
 
 const KIND: Record<ErrorCode, ErrorKind> = {
   USAGE: 'rejected',
@@ -125,7 +125,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   WORKSPACE_MISMATCH: 'rejected',
   VERIFY_FAILED: 'verify',
   IMPORT_FAILED: 'rejected',
-  BUILD_FAILED: 'internal',
+  BUILD_FAILED: 'partial',
   NO_CANVAS_FOUND: 'internal',
   OUTPUT_IN_REPOSITORY: 'rejected',
   BAD_OUT_DIR: 'rejected',
@@ -171,7 +171,7 @@ export class CanvasError extends Error {
     this.data = data;
   }
 
-  /** What the code means to a caller: rejected, conflict, verify, no-role, internal, model or reply. */
+  /** What the code means to a caller: rejected, conflict, verify, no-role, internal, model, reply or partial. */
   get kind(): ErrorKind {
     return KIND[this.code];
   }
@@ -189,7 +189,8 @@ export class CanvasError extends Error {
 /**
  * Map an error kind to the CLI's exit code (docs/cli.md "Exit codes"): 2 rejected or usage, 3 conflict,
  * 4 verify found a violation, 5 no role, 1 internal; `canvas check` adds 6 the model could not
- * be asked and 7 its reply was refused (docs/coherence.md "Failures").
+ * be asked and 7 its reply was refused (docs/coherence.md "Failures"); 8 a build that built the
+ * rest of the site but not some canvases (docs/site.md, "One bad canvas does not stop the build").
  */
 export function exitCodeFor(kind: ErrorKind): number {
   switch (kind) {
@@ -207,6 +208,8 @@ export function exitCodeFor(kind: ErrorKind): number {
       return 6;
     case 'reply':
       return 7;
+    case 'partial':
+      return 8;
   }
 }
 

@@ -91,7 +91,7 @@ describe('canvas build', () => {
     expect(JSON.parse((await runCli(ws, ['build', '--out', dir, '--json'])).stdout).built).toEqual(['projections']);
   });
 
-  it('reports a bad canvas, builds the rest, and exits non-zero', async () => {
+  it('reports a bad canvas, builds the rest, and exits 8, its own code (1 is an internal error)', async () => {
     const ws = exampleWorkspace();
     // A canvas ref pointing at a commit written outside the tool, holding XML the schema refuses.
     const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: ws.repo, input, encoding: 'utf8' }).trim();
@@ -101,14 +101,14 @@ describe('canvas build', () => {
     git(['update-ref', 'refs/canvas/broken', commit]);
     const dir = out();
     const r = await runCli(ws, ['build', '--out', dir]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(8);
     expect(r.stderr).toContain('BUILD_FAILED');
     expect(r.stderr).toContain('broken');
     const files = tree(dir);
     expect(files['store-substrate/index.html']).toBeDefined();
     expect(files['broken/index.html']).toBeUndefined();
     const json = await runCli(ws, ['build', '--out', out(), '--json']);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(8);
     expect(JSON.parse(json.stdout).failed).toEqual([expect.objectContaining({ ledger: 'broken', code: 'SCHEMA' })]);
   });
 

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { CanvasError } from '../../model/canvas-error.js';
+import { CanvasError, errorKindOf, exitCodeFor } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { isQuiet } from '../quiet.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -12,7 +13,7 @@ function collect(value: string, previous: string[] = []): string[] {
 /** A progress bar on a terminal (stderr), nothing in a pipe. */
 function progress(): ((done: number, total: number, ledger: string) => void) | undefined {
   const err = process.stderr;
-  if (!err.isTTY) return undefined;
+  if (!err.isTTY || isQuiet()) return undefined;
   return (done, total, ledger) => {
     const width = 24;
     const filled = Math.round((done / Math.max(total, 1)) * width);
@@ -42,7 +43,8 @@ export function registerBuildCommand(program: Command): void {
         );
       }
       if (report.failed.length > 0) {
-        if (o.json) process.exitCode = 1;
+        // Its own exit code, not 1 (an internal error): the rest of the site was built (docs/site.md).
+        if (o.json) process.exitCode = exitCodeFor(errorKindOf('BUILD_FAILED'));
         else
           throw new CanvasError(
             'BUILD_FAILED',

@@ -40,9 +40,12 @@ function count(flag: string) {
   };
 }
 
-/** Print a projection: on stdout, or into `-o FILE`; with --json, one object saying what was done. */
+/**
+ * Print a projection: on stdout (also for `-o -`), or into `-o FILE`; with --json, one object
+ * saying what was done.
+ */
 async function emit(ws: Workspace, o: GlobalOptions & { output?: string }, facts: Record<string, unknown>, content: string): Promise<void> {
-  if (o.output !== undefined) {
+  if (o.output !== undefined && o.output !== '-') {
     // Imported here: it loads node:crypto, which no other command's start-up should pay for.
     const { writeOutput } = await import('../write-output.js');
     const output = writeOutput(o.output, content, ws);
@@ -63,7 +66,7 @@ export function registerRenderCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .addOption(new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt)').choices(['html', 'comment', 'text']).default('html'))
-    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout; - is stdout')
     .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
       const ws = workspaceOf(o);
       const snapshot = await snapshotOf(ws, { ledger, at: o.at });
@@ -75,7 +78,7 @@ export function registerRenderCommands(program: Command): void {
     .description('print what a step gets instead of the conversation: Canvas-Base, the discipline, the document, the last edits')
     .argument('<ledger>', 'the ledger id')
     .option('--edits <n>', 'how many recent edits to show (default 10)', count('--edits'))
-    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout; - is stdout')
     .action(async (ledger: string, o: GlobalOptions & { edits?: number; output?: string }) => {
       const edits = o.edits ?? 10;
       const ws = workspaceOf(o);

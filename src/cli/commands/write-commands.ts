@@ -50,10 +50,6 @@ export function registerWriteCommands(program: Command): void {
         '',
         'Each value not given as a flag is read from the ledger row state/ledger/<ledger>.json, which is never written',
         '(keys: problem; expected_value, expectedValue or expected-value). docs/store.md, "The ledger row".',
-        '',
-        'Examples:',
-        '  canvas open fix-login --problem "Login times out under load." --expected-value "p99 under 2 s" --why "task opened"',
-        '  canvas open fix-login --why "task opened"          # both values from state/ledger/fix-login.json',
       ].join('\n'),
     )
     .action(async (ledger: string, o: WriteOptions & { problem?: string; expectedValue?: string }) => {
