@@ -57,7 +57,7 @@ function readmeExample(): string {
  * package this checkout locks for production (not dev), at the same place in the tree. So
  * `npm ci --offline` takes each from the local cache, which `npm ci` of this checkout filled.
  */
-function appLock(tarball: string, integrity: string): object {
+function appLock(tarball: string, integrity: string, registry: string): object {
   const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const packages: Record<string, unknown> = {
     '': { name: 'app', dependencies: { [manifest.name]: `file:${tarball}` } },
@@ -73,7 +73,11 @@ function appLock(tarball: string, integrity: string): object {
   };
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path === '' || entry.dev || entry.devOptional || entry.link) continue;
-    packages[path] = entry;
+    // With its tarball's URL, npm takes the tarball from the cache by its integrity and needs no
+    // metadata of the package (which an offline install may not have).
+    const name = typeof entry.name === 'string' ? entry.name : path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const resolved = entry.resolved ?? `${registry.replace(/\/?$/, '/')}${name}/-/${name.slice(name.lastIndexOf('/') + 1)}-${entry.version}.tgz`;
+    packages[path] = { ...entry, resolved };
   }
   return { name: 'app', lockfileVersion: 3, requires: true, packages };
 }
@@ -97,7 +101,8 @@ describe('the packed package, installed into an empty project', () => {
     app = join(dir, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), `${JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { [manifest.name]: `file:${tarball}` } }, null, 2)}\n`);
-    writeFileSync(join(app, 'package-lock.json'), `${JSON.stringify(appLock(tarball, info!.integrity), null, 2)}\n`);
+    const registry = run('npm', ['config', 'get', 'registry'], app).stdout.trim();
+    writeFileSync(join(app, 'package-lock.json'), `${JSON.stringify(appLock(tarball, info!.integrity, registry), null, 2)}\n`);
     const installed = run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], app);
     expect(installed.code, installed.stderr).toBe(0);
   }, 240_000);
