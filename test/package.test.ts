@@ -1,7 +1,7 @@
 // The package as a user gets it (docs/library.md, "Install"): `npm pack` of a copy of the sources
 // (its `prepare` builds dist/), the tarball installed into an empty project offline (npm ci from
 // the local cache, against a lockfile holding the versions this checkout locks), then the
-// README's library example, `canvas --version` from another directory, `require()` and each
+// README's commands from another directory, its library example, `npx`, `require()` and each
 // subpath entry, run there.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,23 @@ function readmeExample(): string {
   const m = /^## Library\n+```js\n([\s\S]*?)\n```/m.exec(readme);
   if (!m) throw new Error('README.md has no ```js block under "## Library"');
   return `${m[1]}\n`;
+}
+
+/** The command lines of the README's "Use" block: continuations joined, comments dropped. */
+function readmeUse(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const m = /^## Use\n+```sh\n([\s\S]*?)\n```/m.exec(readme);
+  if (!m) throw new Error('README.md has no ```sh block under "## Use"');
+  return m[1]!
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+}
+
+/** The words of a command line that quotes with double quotes only (as the README's do). */
+function shellWords(line: string): string[] {
+  return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
 /**
@@ -126,6 +143,38 @@ describe('the packed package, installed into an empty project', () => {
     const r = run(join(app, 'node_modules', '.bin', 'canvas'), ['--version'], tmpdir());
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(manifest.version);
+  });
+
+  it('npx task-canvas runs the one command, in the project that installed it', () => {
+    const r = run('npx', ['--offline', manifest.name, '--version'], app);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe(manifest.version);
+  });
+
+  it("every command of the README's \"Use\" works from another directory", () => {
+    const ws = join(dir, 'use');
+    const cwd = join(dir, 'elsewhere');
+    mkdirSync(cwd);
+    const env = cleanEnv({ CANVAS_WORKSPACE: ws, CANVAS_AUTHOR: 'leo | by-hand' });
+    const bin = join(app, 'node_modules', '.bin', 'canvas');
+    let sha = '';
+    let node = '';
+    for (const line of readmeUse()) {
+      if (line.startsWith('export ')) continue;
+      if (line.startsWith('mkdir -p ')) {
+        mkdirSync(ws, { recursive: true });
+        continue;
+      }
+      const args = shellWords(line.replace(/<sha>/g, sha).replace(/<node>/g, node));
+      expect(args[0], line).toBe('canvas');
+      const r = run(bin, args.slice(1), cwd, env);
+      expect(r.code, `${line}\n${r.stderr}`).toBe(0);
+      sha = /^Canvas-Base: ([0-9a-f]{40})$/m.exec(r.stdout)?.[1] ?? sha;
+      node = /^applied insert (\S+)$/m.exec(r.stdout)?.[1] ?? node;
+    }
+    expect(node).not.toBe('');
+    expect(existsSync(join(cwd, 'page.html'))).toBe(true);
+    expect(existsSync(join(cwd, 'site', 'fix-login', 'index.html'))).toBe(true);
   });
 
   it("runs the README's library example", () => {

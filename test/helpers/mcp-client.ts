@@ -44,13 +44,13 @@ export function outcomeOf(result: ToolCall): Outcome {
 }
 
 /**
- * Spawn `node bin/canvas.js mcp --as <who> --workspace <ws>` with the SDK's stdio client, as an
- * agent's host would.
+ * Spawn `node bin/canvas.js mcp --as <who> --workspace <ws> [flags]` with the SDK's stdio client,
+ * as an agent's host would.
  */
-export async function connectAs(ws: Workspace, who: string, workspaceArg: string = ws.root): Promise<McpSession> {
+export async function connectAs(ws: Workspace, who: string, workspaceArg: string = ws.root, flags: readonly string[] = []): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [join(ROOT, 'bin', 'canvas.js'), 'mcp', '--as', who, '--workspace', workspaceArg],
+    args: [join(ROOT, 'bin', 'canvas.js'), 'mcp', '--as', who, '--workspace', workspaceArg, ...flags],
     env: { ...(process.env as Record<string, string>) },
     stderr: 'pipe',
   });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadedBy } from '../helpers/loaded-modules.js';
+import { connectAs } from '../helpers/mcp-client.js';
 import { runCli, tempWorkspace } from '../helpers/workspace.js';
 
 describe('canvas mcp on the command line', () => {
@@ -18,6 +19,17 @@ describe('canvas mcp on the command line', () => {
     expect(noWs.stderr).toContain('NO_WORKSPACE');
     const missing = await runCli(null, ['mcp', '--as', 'eve', '--workspace', join(ws.root, 'nope')]);
     expect(missing.stderr).toContain('NO_WORKSPACE');
+  });
+
+  it('--quiet keeps the protocol on stdout (it drops notices only)', async () => {
+    const ws = tempWorkspace();
+    expect((await runCli(ws, ['create', 'loud', '--why', 'a canvas to read over MCP'])).code).toBe(0);
+    const session = await connectAs(ws, 'leo', ws.root, ['--quiet']);
+    try {
+      expect((await session.read('loud')).xml).toContain('<canvas ledger="loud"');
+    } finally {
+      await session.close();
+    }
   });
 
   it('exits 0 when the client closes stdin', async () => {
