@@ -1,4 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
+import type { Clock } from '../model/clock.js';
 import { parseRetryAfter } from '../model/parse-retry-after.js';
 import type { ChatMessage } from './check-prompt.js';
 import type { ModelConfig } from './model-config.js';
@@ -11,26 +12,14 @@ export interface AskOptions {
   budgetMs?: number | undefined;
   /** The first back-off after a 429 or 5xx without `Retry-After`, in ms; doubles up to 30000 (default 1000). */
   backoffMs?: number | undefined;
-  /** The clock the budget is kept by and waits sleep on (default real time); tests pass one that does not sleep. */
-  clock?: CheckClock | undefined;
-}
-
-/** A clock: milliseconds for the budget, and a sleep. */
-interface CheckClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-  /**
-   * A signal that aborts once `ms` milliseconds have passed on this clock: one request's timeout
-   * (default: the SDK's own timer, in real time). Tests pass one they expire themselves, so that
-   * a request times out when the test says and never because the machine is slow.
-   */
-  timeout?(ms: number): AbortSignal;
+  /** The clock the budget is kept by and waits sleep on (default real time, a request's timeout by the SDK's own timer); tests pass one that does not sleep. */
+  clock?: Clock | undefined;
 }
 
 /** The longest timer Node arms (2^31 - 1 ms): the SDK's own timer when the clock keeps the timeout. */
 const NO_SDK_TIMEOUT = 2_147_483_647;
 
-const REAL_CLOCK: CheckClock = {
+const REAL_CLOCK: Clock = {
   now: () => performance.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };

@@ -2,6 +2,7 @@
 // budget and one clock (docs/basecamp.md, "Talking to Basecamp"); its methods are a few lines
 // each around that loop.
 import { CanvasError } from '../model/canvas-error.js';
+import type { Clock } from '../model/clock.js';
 import { parseRetryAfter } from '../model/parse-retry-after.js';
 
 /** Where a comment lives: its account, its project (bucket, when known) and its id. */
@@ -28,20 +29,6 @@ export interface BasecampComment {
   status: string;
 }
 
-/** A clock the client waits on; tests pass one that does not really sleep. */
-export interface Clock {
-  /** Milliseconds, monotonic enough for budgets. */
-  now(): number;
-  sleep(ms: number): Promise<void>;
-  /**
-   * A signal that aborts with a `TimeoutError` once `ms` milliseconds have passed on this clock:
-   * one request's timeout (default `AbortSignal.timeout(ms)`). Tests pass one they expire
-   * themselves, so that a request times out when the test says and never because the machine
-   * is slow.
-   */
-  timeout?(ms: number): AbortSignal;
-}
-
 /** How the client talks to Basecamp. */
 export interface BasecampClientOptions {
   /** The API root, without the account: `https://3.basecampapi.com` (or a test server). */
@@ -52,7 +39,7 @@ export interface BasecampClientOptions {
   userAgent: string;
   /** The fetch to use (default: Node's global fetch). */
   fetch?: typeof fetch;
-  /** The clock (default: real time). */
+  /** The clock (default: real time, a request's timeout by `AbortSignal.timeout`). */
   clock?: Clock;
   /** Timeout of one request, in ms (default 30000). */
   timeoutMs?: number;

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/publish/basecamp-client.js';
+import type { Clock } from '../../../src/model/clock.js';
 
 /** A request timeout armed on the fake clock: its length and its signal. */
 export interface FakeTimeout {
