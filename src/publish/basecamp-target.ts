@@ -5,22 +5,20 @@ import type { Workspace } from '../store/workspace.js';
 import type { CommentRef, RecordingRef } from './basecamp-client.js';
 import type { PublishState } from './publish-state.js';
 
-/** The target flags of `canvas publish`: a comment URL, or account, bucket and comment; a recording to create on. */
-export interface TargetFlags {
-  commentUrl?: string | undefined;
-  account?: string | undefined;
-  bucket?: string | undefined;
-  comment?: string | undefined;
-  /** The to-do to create the comment on, at the first publish: an id or a Basecamp URL. */
-  recording?: string | undefined;
-}
-
 /** Ids read from one source; any may be missing. */
 export interface TargetParts {
   account?: string | undefined;
   bucket?: string | undefined;
   comment?: string | undefined;
   recording?: string | undefined;
+}
+
+/**
+ * The target flags of `canvas publish`: a comment URL, or account, bucket and comment; a recording
+ * to create on (`recording`, at the first publish: an id or a Basecamp URL).
+ */
+export interface TargetFlags extends TargetParts {
+  commentUrl?: string | undefined;
 }
 
 /** Where the publish goes: the comment to update, else the recording to create it on. */
