@@ -109,34 +109,36 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
     (a) => write(async () => moveNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, after: a.after, into: a.into })),
   );
 
-  server.registerTool(
-    'canvas_approve_proposal',
-    {
-      title: 'Approve a proposal',
-      description: [
-        'Approve an open proposal (editor or owner): it is replayed through the same write path against the proposal\'s own base, authored by you,',
-        'and the record keeps the proposer and you as two identities. If its node changed since that base the outcome is `conflict` and the proposal stays open',
-        '(reject it, or ask for a new proposal). A proposal is decided once: again is rejected (PROPOSAL_DECIDED). `why` says why you approve.',
-        RESULT,
-      ].join(' '),
-      inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
-      annotations: WRITE,
-    },
-    (a) => write(async () => approveProposal(ctx.ws, { ...common(a), proposal: a.proposalId })),
-  );
+  /** The two decisions on an open proposal: the same arguments, one store call each. */
+  const decision = (name: string, title: string, description: string[], decide: typeof approveProposal) =>
+    server.registerTool(
+      name,
+      {
+        title,
+        description: [...description, RESULT].join(' '),
+        inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
+        annotations: WRITE,
+      },
+      (a) => write(async () => decide(ctx.ws, { ...common(a), proposal: a.proposalId })),
+    );
 
-  server.registerTool(
+  decision(
+    'canvas_approve_proposal',
+    'Approve a proposal',
+    [
+      'Approve an open proposal (editor or owner): it is replayed through the same write path against the proposal\'s own base, authored by you,',
+      'and the record keeps the proposer and you as two identities. If its node changed since that base the outcome is `conflict` and the proposal stays open',
+      '(reject it, or ask for a new proposal). A proposal is decided once: again is rejected (PROPOSAL_DECIDED). `why` says why you approve.',
+    ],
+    approveProposal,
+  );
+  decision(
     'canvas_reject_proposal',
-    {
-      title: 'Reject a proposal',
-      description: [
-        'Reject an open proposal (editor or owner), once: the canvas does not change; the proposal is marked rejected with you and your `why`.',
-        'The outcome is `applied` with `node` null (the decision was recorded), or `rejected`.',
-        RESULT,
-      ].join(' '),
-      inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
-      annotations: WRITE,
-    },
-    (a) => write(async () => rejectProposal(ctx.ws, { ...common(a), proposal: a.proposalId })),
+    'Reject a proposal',
+    [
+      'Reject an open proposal (editor or owner), once: the canvas does not change; the proposal is marked rejected with you and your `why`.',
+      'The outcome is `applied` with `node` null (the decision was recorded), or `rejected`.',
+    ],
+    rejectProposal,
   );
 }
