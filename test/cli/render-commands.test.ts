@@ -1,4 +1,6 @@
-// canvas render and canvas prompt, spawned as a user would run them (STYLE habit 8).
+// canvas render and canvas prompt through the CLI's entry in process (its parsing, its output and
+// its exit code mapping); a few run as real processes (`runCli`) to pin the exit code and the
+// streams a user sees, and the light-read probe runs one because it measures a process.
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,6 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
+import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 let ws: Workspace;
@@ -14,10 +17,10 @@ let last: string;
 
 beforeAll(async () => {
   ws = tempWorkspace();
-  const opened = await runCli(ws, ['open', 'cli-task', '--problem', 'Slow flags', '--expected-value', 'Fast flags', '--why', 'the task was opened']);
+  const opened = await runMain(ws, ['open', 'cli-task', '--problem', 'Slow flags', '--expected-value', 'Fast flags', '--why', 'the task was opened']);
   expect(opened.code).toBe(0);
   first = baseOf(opened.stdout);
-  const q = await runCli(ws, ['insert', 'cli-task', '--into', 'root', '--question', 'Who owns it?', '--base', first, '--why', 'nobody said']);
+  const q = await runMain(ws, ['insert', 'cli-task', '--into', 'root', '--question', 'Who owns it?', '--base', first, '--why', 'nobody said']);
   expect(q.code).toBe(0);
   last = baseOf(q.stdout);
 });
@@ -32,16 +35,16 @@ describe('canvas render', () => {
   });
 
   it('renders the comment and the prompt text', async () => {
-    const c = await runCli(ws, ['render', 'cli-task', '--format', 'comment']);
+    const c = await runMain(ws, ['render', 'cli-task', '--format', 'comment']);
     expect(c.code).toBe(0);
     expect(c.stdout).toContain(`Revision: \`${last}\``);
-    const t = await runCli(ws, ['render', 'cli-task', '--format', 'text']);
+    const t = await runMain(ws, ['render', 'cli-task', '--format', 'text']);
     expect(t.code).toBe(0);
     expect(t.stdout.split('\n')[0]).toBe(`Canvas-Base: ${last}`);
   });
 
   it('renders the canvas as it stood --at an earlier commit', async () => {
-    const r = await runCli(ws, ['render', 'cli-task', '--at', first, '--format', 'text']);
+    const r = await runMain(ws, ['render', 'cli-task', '--at', first, '--format', 'text']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`Canvas-Base: ${first}`);
     expect(r.stdout).not.toContain('Who owns it?');
@@ -51,29 +54,29 @@ describe('canvas render', () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
     const file = join(dir, 'page.html');
     writeFileSync(file, 'old');
-    const r = await runCli(ws, ['render', 'cli-task', '-o', file, '--json']);
+    const r = await runMain(ws, ['render', 'cli-task', '-o', file, '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ ledger: 'cli-task', revision: last, format: 'html', output: file });
-    const printed = await runCli(ws, ['render', 'cli-task']);
+    const printed = await runMain(ws, ['render', 'cli-task']);
     expect(readFileSync(file, 'utf8')).toBe(printed.stdout);
     expect(readdirSync(dir)).toEqual(['page.html']);
   });
 
   it('writes -o through a symbolic link to the file it names, keeps a file\'s permissions, and writes a named pipe as a pipe', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
-    const printed = (await runCli(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
+    const printed = (await runMain(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
     writeFileSync(join(dir, 'real.txt'), 'old');
     symlinkSync('real.txt', join(dir, 'link.txt'));
-    expect((await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'link.txt')])).code).toBe(0);
+    expect((await runMain(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'link.txt')])).code).toBe(0);
     expect(lstatSync(join(dir, 'link.txt')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'real.txt'), 'utf8')).toBe(printed);
     // A link to nothing yet creates the file it names; a file keeps its permissions.
     symlinkSync('later.txt', join(dir, 'dangling.txt'));
-    expect((await runCli(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'dangling.txt')])).code).toBe(0);
+    expect((await runMain(ws, ['render', 'cli-task', '--format', 'text', '-o', join(dir, 'dangling.txt')])).code).toBe(0);
     expect(lstatSync(join(dir, 'dangling.txt')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'later.txt'), 'utf8')).toBe(printed);
     chmodSync(join(dir, 'later.txt'), 0o600);
-    expect((await runCli(ws, ['render', 'cli-task', '-o', join(dir, 'later.txt')])).code).toBe(0);
+    expect((await runMain(ws, ['render', 'cli-task', '-o', join(dir, 'later.txt')])).code).toBe(0);
     expect(statSync(join(dir, 'later.txt')).mode & 0o777).toBe(0o600);
     // A pipe (like /dev/stdout or /dev/null) is written to, never replaced by a file.
     const fifo = join(dir, 'pipe');
@@ -93,7 +96,7 @@ describe('canvas render', () => {
   });
 
   it('prints the rendering inside the JSON object without -o', async () => {
-    const r = await runCli(ws, ['render', 'cli-task', '--format', 'comment', '--json']);
+    const r = await runMain(ws, ['render', 'cli-task', '--format', 'comment', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ ledger: 'cli-task', revision: last, format: 'comment' });
@@ -104,10 +107,10 @@ describe('canvas render', () => {
     const f = await runCli(ws, ['render', 'cli-task', '--format', 'pdf', '--json']);
     expect(f.code).toBe(2);
     expect(JSON.parse(f.stdout).error.code).toBe('USAGE');
-    const n = await runCli(ws, ['render', 'no-such-task', '--json']);
+    const n = await runMain(ws, ['render', 'no-such-task', '--json']);
     expect(n.code).toBe(2);
     expect(JSON.parse(n.stdout).error.code).toBe('CANVAS_NOT_FOUND');
-    const o = await runCli(ws, ['render', 'cli-task', '-o', join(tmpdir(), 'no-such-dir-canvas', 'x.html'), '--json']);
+    const o = await runMain(ws, ['render', 'cli-task', '-o', join(tmpdir(), 'no-such-dir-canvas', 'x.html'), '--json']);
     expect(o.code).toBe(2);
     expect(JSON.parse(o.stdout).error.code).toBe('USAGE');
     expect(existsSync(join(tmpdir(), 'no-such-dir-canvas'))).toBe(false);
@@ -127,7 +130,7 @@ describe('canvas render', () => {
       ['prompt', 'cli-task', '-o', join(ws.repo, 'prompt.txt')],
     ];
     for (const args of tries) {
-      const r = await runCli(ws, [...args, '--json']);
+      const r = await runMain(ws, [...args, '--json']);
       expect(r.code, args.join(' ')).toBe(2);
       expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('OUTPUT_IN_REPOSITORY');
       expect(repoState(ws), args.join(' ')).toEqual(before);
@@ -136,14 +139,14 @@ describe('canvas render', () => {
   });
 
   it('needs no role: a reader without a grant renders', async () => {
-    const r = await runCli(ws, ['render', 'cli-task', '--format', 'comment'], { CANVAS_AUTHOR: 'stranger | by-hand' });
+    const r = await runMain(ws, ['render', 'cli-task', '--format', 'comment'], { CANVAS_AUTHOR: 'stranger | by-hand' });
     expect(r.code).toBe(0);
   });
 });
 
 describe('canvas prompt', () => {
   it('prints the prompt with the last N edits', async () => {
-    const r = await runCli(ws, ['prompt', 'cli-task', '--edits', '1']);
+    const r = await runMain(ws, ['prompt', 'cli-task', '--edits', '1']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(`Canvas-Base: ${last}`);
     expect(r.stdout).toContain('Recent edits (newest first, 1):');
@@ -153,11 +156,11 @@ describe('canvas prompt', () => {
 
   it('refuses --edits that is not a whole number, and takes 0 for no edits', async () => {
     for (const bad of ['-1', 'x', '1.5']) {
-      const r = await runCli(ws, ['prompt', 'cli-task', '--json', '--edits', bad]);
+      const r = await runMain(ws, ['prompt', 'cli-task', '--json', '--edits', bad]);
       expect(r.code, bad).toBe(2);
       expect(JSON.parse(r.stdout).error.code).toBe('USAGE');
     }
-    const none = await runCli(ws, ['prompt', 'cli-task', '--edits', '0']);
+    const none = await runMain(ws, ['prompt', 'cli-task', '--edits', '0']);
     expect(none.code).toBe(0);
     expect(none.stdout).toContain('Recent edits: none.');
   });
