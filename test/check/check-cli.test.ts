@@ -1,8 +1,12 @@
+// canvas check through the CLI's entry in process; one refusal runs as a real process to pin
+// its exit code and stream, and the probe of what a check loads runs one because it measures a
+// process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, type StandInAnswer, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import type { CheckReport } from '../../src/check/check-coherence.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy } from '../helpers/loaded-modules.js';
+import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 const KEY = 'sk-test-0123456789abcdef';
@@ -15,21 +19,21 @@ const ids: string[] = [];
 beforeAll(async () => {
   standIn = await startStandIn(() => answer());
   ws = tempWorkspace('canvas-check-cli-');
-  expect((await runCli(ws, ['create', 'cli', '--why', 'a canvas to check'])).code).toBe(0);
+  expect((await runMain(ws, ['create', 'cli', '--why', 'a canvas to check'])).code).toBe(0);
   for (const text of ['Releases go out on Fridays.', 'Nothing is released on a Friday.']) {
-    const base = baseOf((await runCli(ws, ['read', 'cli'])).stdout);
-    const r = await runCli(ws, ['insert', 'cli', ids.length ? '--after' : '--into', ids.at(-1) ?? 'root', '--text', text, '--base', base, '--why', 'what we know', '--json']);
+    const base = baseOf((await runMain(ws, ['read', 'cli'])).stdout);
+    const r = await runMain(ws, ['insert', 'cli', ids.length ? '--after' : '--into', ids.at(-1) ?? 'root', '--text', text, '--base', base, '--why', 'what we know', '--json']);
     expect(r.code, r.stderr).toBe(0);
     ids.push((JSON.parse(r.stdout) as { node: string }).node);
   }
-  expect((await runCli(ws, ['grant', 'cli', 'coherence', 'editor', '--why', 'the checker asks here'])).code).toBe(0);
+  expect((await runMain(ws, ['grant', 'cli', 'coherence', 'editor', '--why', 'the checker asks here'])).code).toBe(0);
 });
 afterAll(async () => {
   await standIn.close();
 });
 
-function check(args: string[], env: Record<string, string> = {}) {
-  return runCli(ws, ['check', 'cli', ...args], { CANVAS_MODEL_URL: standIn.url, CANVAS_MODEL: 'stand-in-1', CANVAS_MODEL_API_KEY: KEY, ...env });
+function check(args: string[], env: Record<string, string> = {}, run = runMain) {
+  return run(ws, ['check', 'cli', ...args], { CANVAS_MODEL_URL: standIn.url, CANVAS_MODEL: 'stand-in-1', CANVAS_MODEL_API_KEY: KEY, ...env });
 }
 
 const contradiction = (): StandInAnswer => ({
@@ -52,7 +56,7 @@ describe('canvas check on the command line', () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as CheckReport;
     expect(report.findings.map((f) => [f.status, f.after])).toEqual([['asked', ids[1]]]);
-    const log = await runCli(ws, ['log', 'cli', '-n', '1']);
+    const log = await runMain(ws, ['log', 'cli', '-n', '1']);
     expect(log.stdout).toContain(`insert ${report.findings[0]!.node} by coherence | step:check: coherence check: ${ids[0]}, ${ids[1]} contradict each other (model stand-in-1, revision ${report.revision})`);
 
     const again = await check([]);
@@ -64,7 +68,7 @@ describe('canvas check on the command line', () => {
   it('exit 6 when the model cannot be asked, 7 when its reply is refused, 2 without a model; the key is never printed', async () => {
     const state = repoState(ws);
     answer = () => ({ status: 401 });
-    const denied = await check([]);
+    const denied = await check([], {}, runCli);
     expect(denied.code).toBe(6);
     expect(denied.stderr).toMatch(/^canvas: CHECK_MODEL_FAILED: /);
     const json = await check(['--json']);
