@@ -1,3 +1,6 @@
+// canvas publish against a local Basecamp through the CLI's entry in process; real processes pin
+// what only a process shows: standard input (`--row-body -`), a refusal's exit code and stream,
+// a named pipe nobody writes to (it would block the test's own process), and what a read loads.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +11,7 @@ import { renderComment } from '../../src/render/comment/render-comment.js';
 import { readSnapshot } from '../../src/store/read-snapshot.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
+import { runMain } from '../helpers/run-main.js';
 import { baseOf, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { FakeBasecamp } from './helpers/basecamp-server.js';
 
@@ -32,16 +36,16 @@ function env(token = server.token): Record<string, string> {
   return { BASECAMP_ACCESS_TOKEN: token, BASECAMP_API_URL: server.url, BASECAMP_CONTACT: 'tests@example.com' };
 }
 
-describe('canvas publish (spawned)', () => {
+describe('canvas publish', () => {
   it('creates, then says unchanged and sends nothing; --json tells the orchestrator what happened', async () => {
-    const first = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--json'], env());
+    const first = await runMain(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--json'], env());
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out).toMatchObject({ outcome: 'created', ledger: 'task-1', revision: null, comment: { account: '195539477', bucket: '2085958504', recording: '1069479338' } });
     expect(server.comments.get(Number(out.comment.id))?.content).toBe(markdownToBasecampHtml(ROW));
 
-    const second = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile], env());
+    const second = await runMain(ws, ['publish', 'task-1', '--row-body', rowFile], env());
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`unchanged: comment ${out.comment.id}`);
     expect(server.writes()).toHaveLength(1);
@@ -52,9 +56,9 @@ describe('canvas publish (spawned)', () => {
   });
 
   it('publishes the row body and the canvas render, then rewrites the same comment as the canvas changes', async () => {
-    const opened = await runCli(ws, ['open', 'task-2', '--problem', 'Logins <b>fail</b>.', '--expected-value', 'Every address logs in.', '--why', 'the task starts']);
+    const opened = await runMain(ws, ['open', 'task-2', '--problem', 'Logins <b>fail</b>.', '--expected-value', 'Every address logs in.', '--why', 'the task starts']);
     expect(opened.code, opened.stderr).toBe(0);
-    const first = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile, '--recording', TODO, '--json'], env());
+    const first = await runMain(ws, ['publish', 'task-2', '--row-body', rowFile, '--recording', TODO, '--json'], env());
     expect(first.code, first.stderr).toBe(0);
     const out = JSON.parse(first.stdout);
     const snapshot = await readSnapshot(ws, { ledger: 'task-2' });
@@ -66,13 +70,13 @@ describe('canvas publish (spawned)', () => {
     expect(sent).toContain('Logins &#x3C;b>fail&#x3C;/b>.');
     expect(server.comments.get(Number(out.comment.id))?.content).toBe(sent);
 
-    const read = await runCli(ws, ['read', 'task-2']);
-    const edit = await runCli(ws, ['insert', 'task-2', '--into', 'root', '--text', 'Ship behind a flag.', '--base', baseOf(read.stdout), '--why', 'decided in review']);
+    const read = await runMain(ws, ['read', 'task-2']);
+    const edit = await runMain(ws, ['insert', 'task-2', '--into', 'root', '--text', 'Ship behind a flag.', '--base', baseOf(read.stdout), '--why', 'decided in review']);
     expect(edit.code, edit.stderr).toBe(0);
-    const second = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    const second = await runMain(ws, ['publish', 'task-2', '--row-body', rowFile], env());
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain(`updated comment ${out.comment.id} in place`);
-    const third = await runCli(ws, ['publish', 'task-2', '--row-body', rowFile], env());
+    const third = await runMain(ws, ['publish', 'task-2', '--row-body', rowFile], env());
     expect(third.stdout).toContain('nothing sent');
     expect(server.comments.size).toBe(1);
     expect(server.comments.get(Number(out.comment.id))?.content).toContain('Ship behind a flag.');
@@ -93,7 +97,7 @@ describe('canvas publish (spawned)', () => {
     expect(r.code, r.stderr).toBe(2);
     const out = JSON.parse(r.stdout) as { code?: string; error?: { code: string } };
     expect(out.error?.code ?? out.code).toBe('USAGE');
-    const missing = await runCli(ws, ['publish', 'task-1', '--row-body', join(ws.root, 'nope.md'), '--recording', TODO], env());
+    const missing = await runMain(ws, ['publish', 'task-1', '--row-body', join(ws.root, 'nope.md'), '--recording', TODO], env());
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^canvas: ROW_BODY_REQUIRED: /);
     expect(server.requests).toHaveLength(0);
@@ -102,7 +106,7 @@ describe('canvas publish (spawned)', () => {
   it('fails a bad token with exit 2 and a clear message that never shows the token', async () => {
     const secret = 'bc-SECRET-token-0123456789';
     for (const json of [false, true]) {
-      const r = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, ...(json ? ['--json'] : [])], env(secret));
+      const r = await runMain(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, ...(json ? ['--json'] : [])], env(secret));
       expect(r.code).toBe(2);
       expect(`${r.stdout}${r.stderr}`).toMatch(/PUBLISH_AUTH/);
       expect(`${r.stdout}${r.stderr}`).toMatch(/BASECAMP_ACCESS_TOKEN/);
@@ -112,7 +116,7 @@ describe('canvas publish (spawned)', () => {
   });
 
   it('--dry-run prints the HTML and sends nothing', async () => {
-    const r = await runCli(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--dry-run'], {});
+    const r = await runMain(ws, ['publish', 'task-1', '--row-body', rowFile, '--recording', TODO, '--dry-run'], {});
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${markdownToBasecampHtml(ROW)}\n`);
     expect(r.stderr).toMatch(/dry run: would create the comment; nothing sent/);
@@ -128,7 +132,7 @@ describe('the publisher stays out of the light commands', () => {
     expect(entry).not.toMatch(/^\/\/ node_modules\/hast-util-sanitize\//m);
     expect(readFileSync(join(dir, 'canvas-lazy.cjs'), 'utf8')).toMatch(/^\/\/ src\/publish\/publish-comment\.ts$/m);
     const ws = tempWorkspace();
-    expect((await runCli(ws, ['create', 'quiet', '--why', 'a canvas to read'])).code).toBe(0);
+    expect((await runMain(ws, ['create', 'quiet', '--why', 'a canvas to read'])).code).toBe(0);
     const r = await loadedBy(ws, ['read', 'quiet']);
     expect(r.code).toBe(0);
     expect(matching(r.modules, /^(src\/publish\/|node_modules\/rehype-sanitize\/|node_modules\/hast-util-sanitize\/)/)).toEqual([]);
