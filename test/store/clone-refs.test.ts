@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, freezeCanvas } from '../../src/store/canvas-lifecycle.js';
 import { listCanvases } from '../../src/store/list-canvases.js';
 import { insertNode, replaceNode } from '../../src/store/node-writes.js';
@@ -12,11 +12,14 @@ import { readSnapshot } from '../../src/store/read-snapshot.js';
 import { onRefRepair, type RefRepair } from '../../src/store/rebuild-canvas-refs.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // refs/canvas/* are derived from main (docs/store.md, "Canvas refs"): a clone, which brings main
 // only, and a write cut short between its two ref updates both leave them missing or behind, and
-// every command rebuilds them from main's history before it uses them.
+// every command rebuilds them from main's history before it uses them. The commands run through
+// the CLI's entry in process; real processes pin the streams of the first rebuild and a lock held
+// by another live process.
 
 function applied(o: unknown): Applied {
   expect(o).toMatchObject({ outcome: 'applied' });
@@ -73,8 +76,14 @@ function outDir(): string {
 }
 
 describe('a clone of the workspace: refs/canvas/* rebuilt from main', () => {
+  // The origin the tests clone and never write to (the one that writes upstream makes its own).
+  let shared: { ws: Workspace; node: string };
+  beforeAll(async () => {
+    shared = await origin();
+  });
+
   it('git clone: build builds every canvas, saying once that it rebuilt the refs; they equal the original ones', async () => {
-    const { ws } = await origin();
+    const { ws } = shared;
     const clone = cloneOf(ws, 'clone');
     expect(refsOf(clone.repo)).toEqual({});
     const out = outDir();
@@ -87,39 +96,39 @@ describe('a clone of the workspace: refs/canvas/* rebuilt from main', () => {
     expect(readdirSync(out).sort()).toEqual(['.canvas-build.json', 'alpha', 'beta', 'gamma', 'index.html']);
     expect(readFileSync(join(out, 'gamma', 'index.html'), 'utf8')).toContain('settled');
     // Once rebuilt, nothing more is said.
-    const again = await runCli(clone, ['build', '--out', out]);
+    const again = await runMain(clone, ['build', '--out', out]);
     expect(again.code).toBe(0);
     expect(again.stderr).not.toContain('rebuilt');
   });
 
   it('git clone: read, log, render and a write work in the clone as in the original; verify is green', async () => {
-    const { ws, node } = await origin();
+    const { ws, node } = shared;
     const clone = cloneOf(ws, 'clone');
     const want = (await readCanvas(ws, { ledger: 'beta' })).revision;
-    const read = await runCli(clone, ['read', 'beta']);
+    const read = await runMain(clone, ['read', 'beta']);
     expect(read.code, read.stderr).toBe(0);
     expect(baseOf(read.stdout)).toBe(want);
     expect(read.stderr).toContain('rebuilt refs/canvas/*');
-    const log = await runCli(clone, ['log', 'alpha', '--json']);
+    const log = await runMain(clone, ['log', 'alpha', '--json']);
     expect(JSON.parse(log.stdout).commits).toHaveLength(3);
-    const w = await runCli(clone, ['replace', 'beta', node, '--text', 'Decided in the clone.', '--base', want, '--why', 'decided']);
+    const w = await runMain(clone, ['replace', 'beta', node, '--text', 'Decided in the clone.', '--base', want, '--why', 'decided']);
     expect(w.code, w.stderr).toBe(0);
-    const v = await runCli(clone, ['verify']);
+    const v = await runMain(clone, ['verify']);
     expect(v.code, v.stdout + v.stderr).toBe(0);
   });
 
   it('git clone: a create of a canvas that exists on main is CANVAS_EXISTS, not a second canvas', async () => {
-    const { ws } = await origin();
+    const { ws } = shared;
     const clone = cloneOf(ws, 'clone');
     const main = git(clone.repo, ['rev-parse', 'main']);
-    const r = await runCli(clone, ['create', 'alpha', '--why', 'again', '--json']);
+    const r = await runMain(clone, ['create', 'alpha', '--why', 'again', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({ code: 'CANVAS_EXISTS' });
     expect(git(clone.repo, ['rev-parse', 'main'])).toBe(main);
   });
 
   it('verify in a fresh clone rebuilds the refs and reports them as repaired', async () => {
-    const { ws } = await origin();
+    const { ws } = shared;
     const clone = cloneOf(ws, 'clone');
     const report = await verifyWorkspace(clone);
     expect(report.violations).toEqual([]);
@@ -129,19 +138,19 @@ describe('a clone of the workspace: refs/canvas/* rebuilt from main', () => {
   });
 
   it('git clone --mirror used as state/canvas: every command works, and a mirror of a clone gets its refs rebuilt', async () => {
-    const { ws } = await origin();
+    const { ws } = shared;
     const mirror = cloneOf(ws, 'mirror');
     expect(refsOf(mirror.repo)).toEqual(refsOf(ws.repo));
     const out = outDir();
-    const r = await runCli(mirror, ['build', '--out', out]);
+    const r = await runMain(mirror, ['build', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('built 3');
     expect(r.stderr).not.toContain('rebuilt');
-    expect((await runCli(mirror, ['verify'])).code).toBe(0);
+    expect((await runMain(mirror, ['verify'])).code).toBe(0);
     // A mirror of a plain clone has no canvas refs either.
     const mirrorOfClone = cloneOf(cloneOf(ws, 'clone'), 'mirror');
     expect(refsOf(mirrorOfClone.repo)).toEqual({});
-    const b = await runCli(mirrorOfClone, ['build', '--out', outDir(), '--json']);
+    const b = await runMain(mirrorOfClone, ['build', '--out', outDir(), '--json']);
     expect(b.code, b.stderr).toBe(0);
     expect(JSON.parse(b.stdout).built).toEqual(['alpha', 'beta', 'gamma']);
     expect(refsOf(mirrorOfClone.repo)).toEqual(refsOf(ws.repo));
@@ -177,14 +186,14 @@ describe('a clone of the workspace: refs/canvas/* rebuilt from main', () => {
     git(ws.repo, ['-c', 'user.name=someone', '-c', 'user.email=s@e', 'commit', '-q', '-m', 'by hand']);
     const before = repoState(ws);
     const out = outDir();
-    const r = await runCli(ws, ['build', '--out', out, '--json']);
+    const r = await runMain(ws, ['build', '--out', out, '--json']);
     expect(r.code, r.stdout).toBe(1);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'NO_CANVAS_FOUND', data: { files: ['x.xml'] } });
     expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
     expect(repoState(ws)).toEqual(before);
     // A workspace with no canvas file at all still builds an empty site.
     const empty = tempWorkspace();
-    const e = await runCli(empty, ['build', '--out', outDir()]);
+    const e = await runMain(empty, ['build', '--out', outDir()]);
     expect(e.code, e.stderr).toBe(0);
   });
 });
@@ -201,7 +210,7 @@ describe('a canvas ref one commit behind main (a write cut short between its ref
 
   it('read and render show the applied edit, and the ref is repaired', async () => {
     const { ws, after } = await lagging();
-    const read = await runCli(ws, ['read', 'beta']);
+    const read = await runMain(ws, ['read', 'beta']);
     expect(read.code, read.stderr).toBe(0);
     expect(baseOf(read.stdout)).toBe(after);
     expect(read.stdout).toContain('The applied edit.');
@@ -214,7 +223,7 @@ describe('a canvas ref one commit behind main (a write cut short between its ref
     const snap = await readSnapshot(ws, { ledger: 'beta' });
     expect(snap.revision).toBe(after);
     const { ws: ws2, after: after2 } = await lagging();
-    const r = await runCli(ws2, ['render', 'beta', '--format', 'text']);
+    const r = await runMain(ws2, ['render', 'beta', '--format', 'text']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(after2);
     expect(r.stdout).toContain('The applied edit.');
