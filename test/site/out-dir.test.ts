@@ -1,12 +1,15 @@
-// Where `canvas build --out DIR` writes (docs/site.md, "Where the build writes"), spawned as a
-// user would run it.
+// Where `canvas build --out DIR` writes (docs/site.md, "Where the build writes"), through the
+// CLI's entry in process; one refusal runs as a real process, as a user would run it. (A build
+// in process and one from the bundle record different renderer versions in the manifest: the
+// bundle's hash, or the sources'.)
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { AUTHOR, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 /** Every entry under a directory, links shown as links (never followed). */
 function listing(dir: string): Record<string, string> {
@@ -38,9 +41,13 @@ function outside(): { dir: string; file: string } {
 
 let ws: Workspace;
 
-/** Build into `dir` and return the exit code and the error code (if any). */
-async function build(dir: string, w: Workspace = ws): Promise<{ code: number; error: string | undefined; out: Record<string, unknown> }> {
-  const r = await runCli(w, ['build', '--out', dir, '--json']);
+/** Build into `dir` (in process, or as a real process with `runCli`) and return the exit code and the error code (if any). */
+async function build(
+  dir: string,
+  w: Workspace = ws,
+  run: (w: Workspace, args: string[]) => Promise<CliResult> = runMain,
+): Promise<{ code: number; error: string | undefined; out: Record<string, unknown> }> {
+  const r = await run(w, ['build', '--out', dir, '--json']);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   return { code: r.code, error: (out.error as { code?: string } | undefined)?.code, out };
 }
@@ -86,7 +93,7 @@ describe('canvas build --out: where the build writes', () => {
   it('refuses a file as DIR, or a path through a file (BAD_OUT_DIR, not INTERNAL)', async () => {
     const dir = scratch();
     writeFileSync(join(dir, 'file'), 'a file\n');
-    expect(await build(join(dir, 'file'))).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
+    expect(await build(join(dir, 'file'), ws, runCli)).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
     expect(await build(join(dir, 'file', 'site'))).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
     expect(listing(dir)).toEqual({ file: 'a file\n' });
   });
