@@ -1,3 +1,6 @@
+// canvas build through the CLI's entry in process; the first test builds twice as real processes,
+// for the streams of a build in a pipe and the same bytes from two processes, and a failed build
+// runs as one for its exit code.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +11,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
+import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, runCli } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
 
@@ -28,7 +32,7 @@ const out = () => join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
 
 describe('canvas build', () => {
   it('writes every canvas page, comment and prompt and an index; identical input gives identical bytes', async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     const [a, b] = [out(), out()];
     const first = await runCli(ws, ['build', '--out', a]);
     expect(first.code, first.stderr).toBe(0);
@@ -70,17 +74,17 @@ describe('canvas build', () => {
   });
 
   it('is incremental: an unchanged canvas is not rendered again; one edit rebuilds one canvas and the index', async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     const dir = out();
-    expect((await runCli(ws, ['build', '--out', dir])).code).toBe(0);
+    expect((await runMain(ws, ['build', '--out', dir])).code).toBe(0);
     const before = tree(dir);
-    const again = await runCli(ws, ['build', '--out', dir, '--json']);
+    const again = await runMain(ws, ['build', '--out', dir, '--json']);
     expect(JSON.parse(again.stdout)).toMatchObject({ built: [], failed: [] });
     expect(JSON.parse(again.stdout).unchanged).toHaveLength(4);
     const r = await readCanvas(ws, { ledger: 'concurrency' });
     const text = [...r.xml.matchAll(/<text id="([a-z0-9]+)"/g)][0]![1]!;
     expect((await replaceNode(ws, { ledger: 'concurrency', node: text, payload: { text: 'Edited for the build test.' }, base: r.revision, why: 'an edit', author: AUTHOR })).outcome).toBe('applied');
-    const third = JSON.parse((await runCli(ws, ['build', '--out', dir, '--json'])).stdout);
+    const third = JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout);
     expect(third.built).toEqual(['concurrency']);
     expect(third.unchanged.sort()).toEqual(['node-identity', 'projections', 'store-substrate']);
     const after = tree(dir);
@@ -88,11 +92,11 @@ describe('canvas build', () => {
     expect(changed).toEqual(['.canvas-build.json', 'concurrency/comment.md', 'concurrency/index.html', 'concurrency/prompt.txt', 'index.html']);
     // A page removed by hand is rebuilt even though the revision did not move.
     execFileSync('rm', [join(dir, 'projections', 'index.html')]);
-    expect(JSON.parse((await runCli(ws, ['build', '--out', dir, '--json'])).stdout).built).toEqual(['projections']);
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout).built).toEqual(['projections']);
   });
 
   it('reports a bad canvas, builds the rest, and exits 8, its own code (1 is an internal error)', async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     // A canvas ref pointing at a commit written outside the tool, holding XML the schema refuses.
     const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: ws.repo, input, encoding: 'utf8' }).trim();
     const blob = git(['hash-object', '-w', '--stdin'], '<canvas ledger="broken" schema="2"><div>no</div></canvas>\n');
@@ -107,36 +111,36 @@ describe('canvas build', () => {
     const files = tree(dir);
     expect(files['store-substrate/index.html']).toBeDefined();
     expect(files['broken/index.html']).toBeUndefined();
-    const json = await runCli(ws, ['build', '--out', out(), '--json']);
+    const json = await runMain(ws, ['build', '--out', out(), '--json']);
     expect(json.code).toBe(8);
     expect(JSON.parse(json.stdout).failed).toEqual([expect.objectContaining({ ledger: 'broken', code: 'SCHEMA' })]);
   });
 
   it('refuses an --out that is a file or lies inside the canvas repository, writing nothing', async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     writeFileSync(join(ws.root, 'state', 'ledger-note.txt'), 'a file\n');
     const before = repoState(ws);
-    const file = await runCli(ws, ['build', '--json', '--out', join(ws.root, 'state', 'ledger-note.txt')]);
+    const file = await runMain(ws, ['build', '--json', '--out', join(ws.root, 'state', 'ledger-note.txt')]);
     expect(file.code).toBe(2);
     expect(JSON.parse(file.stdout).error.code).toBe('BAD_OUT_DIR');
-    const canvasFile = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'store-substrate.xml')]);
+    const canvasFile = await runMain(ws, ['build', '--json', '--out', join(ws.repo, 'store-substrate.xml')]);
     expect(canvasFile.code).toBe(2);
     expect(JSON.parse(canvasFile.stdout).error.code).toBe('OUTPUT_IN_REPOSITORY');
-    const inside = await runCli(ws, ['build', '--json', '--out', join(ws.repo, 'site')]);
+    const inside = await runMain(ws, ['build', '--json', '--out', join(ws.repo, 'site')]);
     expect(inside.code).toBe(2);
     expect(JSON.parse(inside.stdout).error.code).toBe('OUTPUT_IN_REPOSITORY');
-    const badLedger = await runCli(ws, ['build', '--json', '--out', out(), '--ledger', '../x']);
+    const badLedger = await runMain(ws, ['build', '--json', '--out', out(), '--ledger', '../x']);
     expect(JSON.parse(badLedger.stdout).error.code).toBe('BAD_LEDGER_ID');
     expect(repoState(ws)).toEqual(before);
   });
 
   it('--ledger builds only the canvases named; an unknown one is refused', async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     const dir = out();
-    const r = await runCli(ws, ['build', '--out', dir, '--ledger', 'projections', '--json']);
+    const r = await runMain(ws, ['build', '--out', dir, '--ledger', 'projections', '--json']);
     expect(JSON.parse(r.stdout).built).toEqual(['projections']);
     expect(Object.keys(tree(dir)).filter((k) => k.endsWith('/index.html'))).toEqual(['projections/index.html']);
-    const bad = await runCli(ws, ['build', '--out', dir, '--ledger', 'nope', '--json']);
+    const bad = await runMain(ws, ['build', '--out', dir, '--ledger', 'nope', '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.code).toBe('CANVAS_NOT_FOUND');
   });

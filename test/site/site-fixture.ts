@@ -1,20 +1,25 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeExampleWorkspace } from '../../scripts/example-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
-import { ROOT } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
 
 let made: string | null = null;
 
 /**
  * A fresh copy of the example workspace (made once per test process by the script `npm run demo`
- * uses, through the CLI verbs), so each test may change its copy.
+ * uses, its CLI verbs run through the CLI's entry in process), so each test may change its copy.
  */
-export function exampleWorkspace(): Workspace {
+export async function exampleWorkspace(): Promise<Workspace> {
   if (made === null || !existsSync(made)) {
-    made = join(mkdtempSync(join(tmpdir(), 'canvas-example-')), 'ws');
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'example-workspace.js'), made], { stdio: 'ignore' });
+    const dir = join(mkdtempSync(join(tmpdir(), 'canvas-example-')), 'ws');
+    await makeExampleWorkspace(dir, async (env, args) => {
+      const r = await runMain(null, args, env);
+      if (r.code !== 0) throw new Error(`canvas ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
+      return r.stdout;
+    });
+    made = dir;
   }
   const copy = join(mkdtempSync(join(tmpdir(), 'canvas-site-')), 'ws');
   cpSync(made, copy, { recursive: true });

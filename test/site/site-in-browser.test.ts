@@ -54,7 +54,7 @@ async function open(path: string): Promise<{ page: Page; problems: string[]; out
 
 describe.runIf(run)('a built site in Chromium', () => {
   beforeAll(async () => {
-    const ws = exampleWorkspace();
+    const ws = await exampleWorkspace();
     site = join(mkdtempSync(join(tmpdir(), 'canvas-browser-')), 'site');
     const built = await runCli(ws, ['build', '--out', site]);
     expect(built.code, built.stderr).toBe(0);
