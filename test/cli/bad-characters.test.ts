@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
-import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 /**
  * A character a canvas cannot hold, sent inside `--xml` raw or as a numeric reference, is refused
@@ -15,9 +16,9 @@ describe('characters a canvas cannot hold inside an XML payload', () => {
 
   beforeAll(async () => {
     ws = tempWorkspace('canvas-bad-chars-');
-    expect((await runCli(ws, ['create', 'chars', '--why', 'a canvas for payloads'])).code).toBe(0);
-    const read = await runCli(ws, ['read', 'chars']);
-    const s = await runCli(ws, ['insert', 'chars', '--into', 'root', '--section', 'Payloads', '--base', baseOf(read.stdout), '--why', 'a section', '--json']);
+    expect((await runMain(ws, ['create', 'chars', '--why', 'a canvas for payloads'])).code).toBe(0);
+    const read = await runMain(ws, ['read', 'chars']);
+    const s = await runMain(ws, ['insert', 'chars', '--into', 'root', '--section', 'Payloads', '--base', baseOf(read.stdout), '--why', 'a section', '--json']);
     const applied = JSON.parse(s.stdout) as { node: string; revision: string };
     section = applied.node;
     base = applied.revision;
@@ -34,7 +35,7 @@ describe('characters a canvas cannot hold inside an XML payload', () => {
   for (const c of CASES) {
     it(`${c.name}: SCHEMA with ${c.codePoint} at ${c.path}, nothing written`, async () => {
       const before = repoState(ws);
-      const r = await runCli(ws, ['insert', 'chars', '--into', section, '--xml', c.xml, '--base', base, '--why', 'a bad character', '--json']);
+      const r = await runMain(ws, ['insert', 'chars', '--into', section, '--xml', c.xml, '--base', base, '--why', 'a bad character', '--json']);
       expect(r.code, r.stdout).toBe(2);
       const out = JSON.parse(r.stdout) as { outcome: string; code: string; reason: string; data?: { codePoint?: string; path?: string } };
       expect(out.outcome).toBe('rejected');
@@ -50,7 +51,7 @@ describe('characters a canvas cannot hold inside an XML payload', () => {
     const file = join(ws.root, 'payload.xml');
     writeFileSync(file, '<text>ok\n&#x0C;</text>\n');
     const before = repoState(ws);
-    const r = await runCli(ws, ['insert', 'chars', '--into', section, '--xml-file', file, '--base', base, '--why', 'a bad character']);
+    const r = await runMain(ws, ['insert', 'chars', '--into', section, '--xml-file', file, '--base', base, '--why', 'a bad character']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^canvas: SCHEMA: \/text: .*U\+000C/);
     expect(repoState(ws)).toEqual(before);

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { checkReason } from '../../src/model/check-reason.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 /** Every bidirectional embedding, override and isolate: U+202A-U+202E, U+2066-U+2069. */
 const BIDI = [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
@@ -31,9 +32,9 @@ describe('a reason holding a bidirectional control is refused like other control
     let node = '';
     beforeAll(async () => {
       ws = tempWorkspace('canvas-bidi-reason-');
-      expect((await runCli(ws, ['create', 'bidi', '--why', 'a canvas'])).code).toBe(0);
-      const read = await runCli(ws, ['read', 'bidi']);
-      const out = await runCli(ws, ['insert', 'bidi', '--into', 'root', '--text', 'Plain.', '--base', baseOf(read.stdout), '--why', 'a node', '--json']);
+      expect((await runMain(ws, ['create', 'bidi', '--why', 'a canvas'])).code).toBe(0);
+      const read = await runMain(ws, ['read', 'bidi']);
+      const out = await runMain(ws, ['insert', 'bidi', '--into', 'root', '--text', 'Plain.', '--base', baseOf(read.stdout), '--why', 'a node', '--json']);
       ({ node, revision: base } = JSON.parse(out.stdout) as { node: string; revision: string });
     });
 
@@ -44,7 +45,7 @@ describe('a reason holding a bidirectional control is refused like other control
     ] as const) {
       it(`${what} with U+202E in --why: BAD_REASON, exit 2`, async () => {
         const before = repoState(ws);
-        const r = await runCli(ws, [...args(), '--why', 'looks fine \u202Eeno siht', '--json']);
+        const r = await runMain(ws, [...args(), '--why', 'looks fine \u202Eeno siht', '--json']);
         expect(r.code, r.stdout).toBe(2);
         expect((JSON.parse(r.stdout) as { code: string }).code).toBe('BAD_REASON');
         expect(repoState(ws)).toEqual(before);

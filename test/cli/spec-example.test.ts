@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, tempWorkspace } from '../helpers/workspace.js';
 
 // The spec's own example ("Edits", "The timeline"): an options table replaced by a text whose
 // reason says why; `canvas history` prints both edits oldest first, also after a move.
@@ -7,7 +8,7 @@ describe("the spec's example, end to end", () => {
   it('an options table settles into a decision, and the node history shows both reasons, across a move', async () => {
     const ws = tempWorkspace();
     const run = async (args: string[], env: Record<string, string> = {}) => {
-      const r = await runCli(ws, args, env);
+      const r = await runMain(ws, args, env);
       expect(r.code, r.stderr).toBe(0);
       return r;
     };
@@ -57,18 +58,18 @@ describe("the spec's example, end to end", () => {
 
   it('history matches the trailer for equality: a reason quoting a trailer is not an edit of that node', async () => {
     const ws = tempWorkspace();
-    await runCli(ws, ['create', 'eq', '--why', 'equality']);
-    let base = baseOf((await runCli(ws, ['read', 'eq'])).stdout);
-    const a = JSON.parse((await runCli(ws, ['insert', 'eq', '--into', 'root', '--text', 'a', '--base', base, '--why', 'first', '--json'])).stdout);
+    await runMain(ws, ['create', 'eq', '--why', 'equality']);
+    let base = baseOf((await runMain(ws, ['read', 'eq'])).stdout);
+    const a = JSON.parse((await runMain(ws, ['insert', 'eq', '--into', 'root', '--text', 'a', '--base', base, '--why', 'first', '--json'])).stdout);
     const b = JSON.parse(
-      (await runCli(ws, ['insert', 'eq', '--into', 'root', '--text', 'b', '--base', a.revision, '--why', `quoting Canvas-Node: ${a.node} in a reason`, '--json'])).stdout,
+      (await runMain(ws, ['insert', 'eq', '--into', 'root', '--text', 'b', '--base', a.revision, '--why', `quoting Canvas-Node: ${a.node} in a reason`, '--json'])).stdout,
     );
     base = b.revision;
-    const h = await runCli(ws, ['history', 'eq', a.node, '--json']);
+    const h = await runMain(ws, ['history', 'eq', a.node, '--json']);
     const commits = JSON.parse(h.stdout).commits as Array<{ commit: string }>;
     expect(commits.map((c) => c.commit)).toEqual([a.revision]);
     // A prefix of an id names nothing.
-    const prefix = await runCli(ws, ['history', 'eq', a.node.slice(0, 3), '--json']);
+    const prefix = await runMain(ws, ['history', 'eq', a.node.slice(0, 3), '--json']);
     expect(prefix.code).toBe(2);
     expect(JSON.parse(prefix.stdout).error.code).toBe('NODE_NOT_FOUND');
     void base;

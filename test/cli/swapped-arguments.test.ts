@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
-import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 /**
  * `canvas replace <node> <ledger>`: the ledger is unknown and the other argument is a canvas, so
@@ -13,9 +14,9 @@ describe('arguments given the wrong way round', () => {
 
   beforeAll(async () => {
     ws = tempWorkspace('canvas-swapped-');
-    expect((await runCli(ws, ['create', 'my-task', '--why', 'a canvas'])).code).toBe(0);
-    const read = await runCli(ws, ['read', 'my-task']);
-    const out = await runCli(ws, ['insert', 'my-task', '--into', 'root', '--text', 'Plain.', '--base', baseOf(read.stdout), '--why', 'a node', '--json']);
+    expect((await runMain(ws, ['create', 'my-task', '--why', 'a canvas'])).code).toBe(0);
+    const read = await runMain(ws, ['read', 'my-task']);
+    const out = await runMain(ws, ['insert', 'my-task', '--into', 'root', '--text', 'Plain.', '--base', baseOf(read.stdout), '--why', 'a node', '--json']);
     ({ node, revision: base } = JSON.parse(out.stdout) as { node: string; revision: string });
   });
 
@@ -28,7 +29,7 @@ describe('arguments given the wrong way round', () => {
   ] as const) {
     it(`${name} <other> <ledger>: CANVAS_NOT_FOUND saying the arguments look swapped, with the command the right way round`, async () => {
       const before = repoState(ws);
-      const r = await runCli(ws, [...args(), '--json']);
+      const r = await runMain(ws, [...args(), '--json']);
       expect(r.code, r.stdout).toBe(2);
       const out = JSON.parse(r.stdout) as { code: string; data?: { swapped?: boolean; canvas?: string }; hint: string };
       expect(out.code).toBe('CANVAS_NOT_FOUND');
@@ -41,7 +42,7 @@ describe('arguments given the wrong way round', () => {
   }
 
   it('an unknown ledger whose other argument is no canvas keeps the hint to create it', async () => {
-    const r = await runCli(ws, ['replace', 'other-task', node, '--text', 'x', '--base', base, '--why', 'x', '--json']);
+    const r = await runMain(ws, ['replace', 'other-task', node, '--text', 'x', '--base', base, '--why', 'x', '--json']);
     expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout) as { code: string; data?: { swapped?: boolean }; hint: string };
     expect(out.code).toBe('CANVAS_NOT_FOUND');

@@ -4,6 +4,7 @@ import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { createCanvas, insertNode, readCanvas } from '../../src/index.js';
 import type { Applied } from '../../src/store/outcome.js';
+import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 const git = (ws: Workspace, args: string[], input?: string): string =>
@@ -47,8 +48,9 @@ const CASES: Array<{ name: string; code: string; bytes: (ledger: string, node: s
 ];
 
 describe('every read path parses what it prints and refuses committed bytes a write would refuse', () => {
-  // One workspace, one canvas per case, made through the library; every read path is spawned for
-  // the first case, the plain read, --at and a render for the others.
+  // One workspace, one canvas per case, made through the library; every read path runs through the
+  // CLI's entry in process for the first case, the plain read, --at and a render for the others;
+  // the first plain read is also a real process, for the exit code and the streams a user sees.
   const ws = tempWorkspace('canvas-unsafe-read-');
   const made: Array<{ ledger: string; node: string; bad: string; code: string; name: string; all: boolean }> = [];
   let session: McpSession | null = null;
@@ -89,14 +91,14 @@ describe('every read path parses what it prints and refuses committed bytes a wr
             ['render', m.ledger, '--format', 'comment'],
           ];
       for (const args of variants) {
-        const r = await runCli(ws, args);
+        const r = await (m.all && args === variants[0] ? runCli : runMain)(ws, args);
         const what = `${m.name}: canvas ${args.join(' ')}`;
         expect(r.code, `${what}\n${r.stdout}`).toBe(2);
         expect(r.stderr, what).toMatch(new RegExp(`^canvas: ${m.code}: `));
         expect(r.stdout, what).toBe('');
       }
       if (!m.all) continue;
-      const json = await runCli(ws, ['read', m.ledger, '--json']);
+      const json = await runMain(ws, ['read', m.ledger, '--json']);
       expect(json.code, m.name).toBe(2);
       expect((JSON.parse(json.stdout) as { error: { code: string } }).error.code, m.name).toBe(m.code);
     }

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESERVED_LEDGER_IDS } from '../../src/model/check-ledger-id.js';
 import { createCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // docs/site.md "Reserved ledger ids": the site keeps its URLs (DIR/<ledger>/index.html beside
 // DIR/index.html), so the ledger ids that would collide with the site's own files are reserved.
@@ -37,10 +38,10 @@ describe('ledger ids the site reserves', () => {
     });
     const md = join(ws.root, 'doc.md');
     writeFileSync(md, '# A title\n\nA paragraph.\n');
-    const r = await runCli(ws, ['import', 'index.html', '--markdown', md, '--why', 'collide', '--json']);
+    const r = await runMain(ws, ['import', 'index.html', '--markdown', md, '--why', 'collide', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.stringify(JSON.parse(r.stdout))).toContain('BAD_LEDGER_ID');
-    const c = await runCli(ws, ['create', 'index.html', '--why', 'collide', '--json']);
+    const c = await runMain(ws, ['create', 'index.html', '--why', 'collide', '--json']);
     expect(c.code).toBe(2);
     expect(JSON.parse(c.stdout).code).toBe('BAD_LEDGER_ID');
     expect(repoState(ws)).toEqual(before);
@@ -56,7 +57,7 @@ describe('ledger ids the site reserves', () => {
     git(['update-ref', 'refs/canvas/index.html', commit]);
     const out = join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
     for (let run = 0; run < 2; run++) {
-      const r = await runCli(ws, ['build', '--out', out, '--json']);
+      const r = await runMain(ws, ['build', '--out', out, '--json']);
       expect(r.code, r.stderr).toBe(1);
       const report = JSON.parse(r.stdout) as { built: string[]; unchanged: string[]; failed: Array<{ ledger: string; code: string }> };
       expect(report.failed).toEqual([expect.objectContaining({ ledger: 'index.html', code: 'BAD_LEDGER_ID' })]);

@@ -1,7 +1,10 @@
+// canvas import through the CLI's entry in process; one refusal runs as a real process to pin
+// its exit code and stream.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 const MD = '---\nstatus: accepted\n---\n# Pick a store\n\n## Options\n\n* git, *because* history\n* a database\n\n---\n\nSee [the notes](notes.md).\n';
@@ -15,7 +18,7 @@ function markdownFile(text = MD, name = 'pick-a-store.md'): string {
 describe('canvas import', () => {
   it('imports the file, prints the revision, the node count and each flattening line', async () => {
     const ws = tempWorkspace();
-    const r = await runCli(ws, ['import', 'pick-a-store', '--markdown', markdownFile(), '--why', 'start from the written record']);
+    const r = await runMain(ws, ['import', 'pick-a-store', '--markdown', markdownFile(), '--why', 'start from the written record']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
@@ -27,7 +30,7 @@ describe('canvas import', () => {
       '  line 11: thematic break skipped',
       '  line 13: link flattened to its text "the notes" (address notes.md)',
     ]);
-    const read = await runCli(ws, ['read', 'pick-a-store']);
+    const read = await runMain(ws, ['read', 'pick-a-store']);
     expect(baseOf(read.stdout)).toBe(baseOf(r.stdout));
     expect(read.stdout).toContain('<item>git, because history</item>');
     expect(read.stdout).toContain('title="Options"');
@@ -35,7 +38,7 @@ describe('canvas import', () => {
 
   it('prints the ImportResult with --json', async () => {
     const ws = tempWorkspace();
-    const r = await runCli(ws, ['import', 'pick-json', '--markdown', markdownFile(), '--why', 'start from the written record', '--json']);
+    const r = await runMain(ws, ['import', 'pick-json', '--markdown', markdownFile(), '--why', 'start from the written record', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(out).sort()).toEqual(['blocks', 'flattened', 'ledger', 'nodes', 'revision']);
@@ -56,22 +59,22 @@ describe('canvas import', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^canvas: USAGE: cannot read --markdown /);
     expect(repoState(ws).refs).toBe('(no repository)');
-    const j = await runCli(ws, ['import', 'nofile', '--markdown', join(ws.root, 'missing.md'), '--why', 'x', '--json']);
+    const j = await runMain(ws, ['import', 'nofile', '--markdown', join(ws.root, 'missing.md'), '--why', 'x', '--json']);
     expect(j.code).toBe(2);
     expect(JSON.parse(j.stdout).error.code).toBe('USAGE');
   });
 
   it('refuses a missing --markdown as a usage error (exit 2)', async () => {
-    const r = await runCli(tempWorkspace(), ['import', 'x', '--why', 'x']);
+    const r = await runMain(tempWorkspace(), ['import', 'x', '--why', 'x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^canvas: USAGE: /);
   });
 
   it('refuses an existing canvas with CANVAS_EXISTS (exit 2) and leaves the repository unchanged', async () => {
     const ws = tempWorkspace();
-    expect((await runCli(ws, ['create', 'taken', '--why', 'there first'])).code).toBe(0);
+    expect((await runMain(ws, ['create', 'taken', '--why', 'there first'])).code).toBe(0);
     const before = repoState(ws);
-    const r = await runCli(ws, ['import', 'taken', '--markdown', markdownFile(), '--why', 'start from the written record']);
+    const r = await runMain(ws, ['import', 'taken', '--markdown', markdownFile(), '--why', 'start from the written record']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^canvas: CANVAS_EXISTS: /);
     expect(r.stdout).toBe('');
@@ -80,10 +83,10 @@ describe('canvas import', () => {
 
   it('refuses a missing reason (BAD_REASON) and an idempotency key (USAGE), writing nothing', async () => {
     const ws = tempWorkspace();
-    const noWhy = await runCli(ws, ['import', 'a', '--markdown', markdownFile()]);
+    const noWhy = await runMain(ws, ['import', 'a', '--markdown', markdownFile()]);
     expect(noWhy.code).toBe(2);
     expect(noWhy.stderr).toMatch(/^canvas: BAD_REASON: /);
-    const key = await runCli(ws, ['import', 'a', '--markdown', markdownFile(), '--why', 'x', '--idempotency-key', 'k1']);
+    const key = await runMain(ws, ['import', 'a', '--markdown', markdownFile(), '--why', 'x', '--idempotency-key', 'k1']);
     expect(key.code).toBe(2);
     expect(key.stderr).toMatch(/^canvas: USAGE: /);
     expect(repoState(ws).refs).toBe('(no repository)');
@@ -91,7 +94,7 @@ describe('canvas import', () => {
 
   it('refuses a file the schema cannot hold with IMPORT_FAILED (exit 2) naming the line, writing nothing', async () => {
     const ws = tempWorkspace();
-    const r = await runCli(ws, ['import', 'bad', '--markdown', markdownFile('# T\n\nok\n\nbad \uFFFF here\n', 'bad.md'), '--why', 'x', '--json']);
+    const r = await runMain(ws, ['import', 'bad', '--markdown', markdownFile('# T\n\nok\n\nbad \uFFFF here\n', 'bad.md'), '--why', 'x', '--json']);
     expect(r.code).toBe(2);
     const err = JSON.parse(r.stdout).error;
     expect(err.code).toBe('IMPORT_FAILED');

@@ -12,7 +12,8 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import { readSnapshot } from '../../src/store/read-snapshot.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
-import { AUTHOR, baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { runMain } from '../helpers/run-main.js';
+import { AUTHOR, baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // A base must be a revision of this canvas (docs/store.md, "Staleness"): the newer revision of
 // another canvas, passed by mistake, would let a write pass over edits its writer never saw.
@@ -85,14 +86,14 @@ describe('a base from another canvas is refused (FOREIGN_BASE)', () => {
   it('CLI: exit 2 with the code, the current revision in message and hint, and nothing written', async () => {
     const { ws, node, current, y } = await twoCanvases();
     const before = repoState(ws);
-    const r = await runCli(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--base', y, '--why', 'alice']);
+    const r = await runMain(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--base', y, '--why', 'alice']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('FOREIGN_BASE');
     expect(r.stderr.split('\n').filter((l) => l.includes(current))).toHaveLength(2);
-    const j = await runCli(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--base', y, '--why', 'alice', '--json']);
+    const j = await runMain(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--base', y, '--why', 'alice', '--json']);
     expect(j.code).toBe(2);
     expect(JSON.parse(j.stdout)).toMatchObject({ outcome: 'rejected', code: 'FOREIGN_BASE', data: { revision: current } });
-    const req = await runCli(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--require', y, '--why', 'alice', '--json']);
+    const req = await runMain(ws, ['replace', 'x', node, '--text', 'Alice overwrites.', '--require', y, '--why', 'alice', '--json']);
     expect(req.code).toBe(2);
     expect(JSON.parse(req.stdout)).toMatchObject({ code: 'FOREIGN_BASE' });
     expect(repoState(ws)).toEqual(before);
@@ -143,17 +144,17 @@ describe('read --at prints the canvas own revision as of that commit', () => {
     expect((await readCanvas(ws, { ledger: 'x', at: yCreate.slice(0, 10) })).revision).toBe(current);
     expect((await readCanvas(ws, { ledger: 'x', at: seen })).revision).toBe(seen);
     expect((await readSnapshot(ws, { ledger: 'x', at: y })).revision).toBe(current);
-    const text = await runCli(ws, ['read', 'x', '--at', y]);
+    const text = await runMain(ws, ['read', 'x', '--at', y]);
     expect(text.code, text.stderr).toBe(0);
     expect(baseOf(text.stdout)).toBe(current);
-    const json = await runCli(ws, ['read', 'x', '--at', y, '--json']);
+    const json = await runMain(ws, ['read', 'x', '--at', y, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ revision: current });
     // y did not exist as of x's first commits.
-    const before = await runCli(ws, ['read', 'y', '--at', seen, '--json']);
+    const before = await runMain(ws, ['read', 'y', '--at', seen, '--json']);
     expect(before.code).toBe(2);
     expect(JSON.parse(before.stdout).error).toMatchObject({ code: 'CANVAS_NOT_FOUND' });
     // The printed base is accepted as a base: it is a revision of x.
-    const w = await runCli(ws, ['insert', 'x', '--into', 'root', '--text', 'From the past.', '--base', baseOf(text.stdout), '--why', 'read at y']);
+    const w = await runMain(ws, ['insert', 'x', '--into', 'root', '--text', 'From the past.', '--base', baseOf(text.stdout), '--why', 'read at y']);
     expect(w.code, w.stderr).toBe(0);
   });
 
