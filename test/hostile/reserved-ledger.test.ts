@@ -58,7 +58,7 @@ describe('ledger ids the site reserves', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
     for (let run = 0; run < 2; run++) {
       const r = await runMain(ws, ['build', '--out', out, '--json']);
-      expect(r.code, r.stderr).toBe(1);
+      expect(r.code, r.stderr).toBe(8);
       const report = JSON.parse(r.stdout) as { built: string[]; unchanged: string[]; failed: Array<{ ledger: string; code: string }> };
       expect(report.failed).toEqual([expect.objectContaining({ ledger: 'index.html', code: 'BAD_LEDGER_ID' })]);
       expect([...report.built, ...report.unchanged]).toEqual(['t1']);
