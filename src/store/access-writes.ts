@@ -8,7 +8,7 @@ import type { Workspace } from './workspace.js';
 import { checkCommon } from './write/check-common.js';
 import { noRole, roleFor } from './write/check-role.js';
 import { checkWorkingFile } from './write/check-working-files.js';
-import { commitDocument } from './write/commit-document.js';
+import { commitFiles } from './write/commit-document.js';
 import type { EditContext } from './write/edit-input.js';
 import { replayKey } from './write/replay-key.js';
 import { hashRequest } from './write/request-hash.js';
@@ -83,10 +83,7 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'gra
           { ledger },
         );
       }
-      const revision = await commitDocument(ctx, ctx.canvas!, request.op, null, { 'Canvas-Grant': trailer }, {
-        [`access/${ledger}.json`]: accessJson(ledger, grants),
-      });
-      return { outcome: 'applied', revision, node: null, diff: [] };
+      return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [`access/${ledger}.json`]: accessJson(ledger, grants) });
     });
   } catch (e) {
     return rejectionOf(e);

@@ -147,3 +147,17 @@ export function parseCommit(sha: string, raw: Buffer | string): CanvasCommit {
   }
   return commit;
 }
+
+/** The who of a `Canvas-Author` trailer (`who[ | step:S][ | run:R]`): its first part; empty when there is none. */
+export function whoOf(author: string | undefined): string {
+  return (author ?? '').split('|')[0]!.trim();
+}
+
+/**
+ * A commit's text in the form {@link parseCommit} reads, rebuilt from fields `git log` printed:
+ * the tree (`-` when not asked for), the parents (space-separated), the author's name and time
+ * (Unix seconds; the email and zone are not kept), then the message.
+ */
+export function commitText(tree: string | undefined, parents: string | undefined, name: string | undefined, time: string | undefined, message: string): string {
+  return `tree ${tree}\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${message}`;
+}

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CanvasCommit } from './canvas-commit.js';
+import { type CanvasCommit, whoOf } from './canvas-commit.js';
 import type { RepoReader } from './repo-reader.js';
-import { removeQuietly } from './remove-quietly.js';
+import { saveCacheFile } from './save-cache-file.js';
 
 /** An idempotency record: what a key (scoped to the canvas and the who) first did. */
 interface KeyRecord {
@@ -42,10 +42,6 @@ export interface CanvasFacts {
   moves: Record<string, MoveFacts>;
   /** Number of commits in the chain. */
   commits: number;
-}
-
-function whoOf(author: string | undefined): string {
-  return (author ?? '').split('|')[0]!.trim();
 }
 
 /** Fold one commit (oldest first) into the facts. */
@@ -138,14 +134,5 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
  * disk) leaves it as it was and fails nothing else.
  */
 export function saveFacts(reader: RepoReader, ledger: string, facts: CanvasFacts): void {
-  const path = cachePath(reader, ledger);
-  const dir = join(reader.ws.repo, '.git', 'canvas-cache');
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, JSON.stringify(facts));
-    renameSync(tmp, path);
-  } catch {
-    removeQuietly(tmp);
-  }
+  saveCacheFile(cachePath(reader, ledger), JSON.stringify(facts));
 }

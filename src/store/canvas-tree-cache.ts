@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { hashObject } from './git/write-object.js';
-import { removeQuietly } from './remove-quietly.js';
+import { saveCacheFile } from './save-cache-file.js';
 
 interface TreeCache {
   /** The blob sha of the canvas document this tree was parsed from. */
@@ -50,14 +50,5 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer):
  * Only a cache: a write that fails (a full disk) leaves it as it was and fails nothing else.
  */
 export function saveCanvasTree(gitDir: string, ledger: string, blob: string, canvas: Canvas): void {
-  const dir = join(gitDir, 'canvas-cache');
-  const path = cachePath(gitDir, ledger);
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ blob, canvas } satisfies TreeCache));
-    renameSync(tmp, path);
-  } catch {
-    removeQuietly(tmp);
-  }
+  saveCacheFile(cachePath(gitDir, ledger), JSON.stringify({ blob, canvas } satisfies TreeCache));
 }

@@ -1,5 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { type CanvasCommit, parseCommit } from './canvas-commit.js';
+import { type CanvasCommit, commitText, parseCommit } from './canvas-commit.js';
 import { runGit } from './git/git.js';
 import type { RepoReader } from './repo-reader.js';
 
@@ -63,8 +63,7 @@ export async function commitsSince(repo: string, base: string, main: string, fla
     const r = record.replace(/^\n/, '');
     if (r === '') continue;
     const [sha, parents, name, time, ...rest] = r.split('\x00');
-    const raw = `tree -\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${rest.join('\x00')}`;
-    out.push(parseCommit(sha!, raw));
+    out.push(parseCommit(sha!, commitText('-', parents, name, time, rest.join('\x00'))));
   }
   const oldest = out[out.length - 1];
   if (!oldest || oldest.parents[0] !== base) throw notAncestor(flag, base);

@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryEntry } from '../model/snapshot.js';
 import type { CanvasCommit } from './canvas-commit.js';
 import { historyEntry } from './history-entry.js';
-import { removeQuietly } from './remove-quietly.js';
 import type { RepoReader } from './repo-reader.js';
+import { saveCacheFile } from './save-cache-file.js';
 
 /** The cache file's content: the histories folded up to `revision`. */
 interface HistoryCache {
@@ -24,17 +24,6 @@ function readCache(path: string): HistoryCache | null {
     return typeof c.revision === 'string' && /^[0-9a-f]{40}$/.test(c.revision) && Array.isArray(c.nodes) ? c : null;
   } catch {
     return null;
-  }
-}
-
-function saveCache(path: string, cache: HistoryCache): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(join(path, '..'), { recursive: true });
-    writeFileSync(tmp, JSON.stringify(cache));
-    renameSync(tmp, path);
-  } catch {
-    removeQuietly(tmp);
   }
 }
 
@@ -75,6 +64,6 @@ export async function nodeHistories(reader: RepoReader, ledger: string, revision
     list.push(historyEntry(c));
     nodes.set(node, list);
   }
-  if (save) saveCache(path, { revision, nodes: [...nodes] });
+  if (save) saveCacheFile(path, JSON.stringify({ revision, nodes: [...nodes] } satisfies HistoryCache));
   return nodes;
 }

@@ -12,7 +12,7 @@ import { applyEdit } from './write/apply-edit.js';
 import { checkCommon } from './write/check-common.js';
 import { noRole, roleFor } from './write/check-role.js';
 import { checkWorkingFile } from './write/check-working-files.js';
-import { commitDocument } from './write/commit-document.js';
+import { commitFiles } from './write/commit-document.js';
 import type { EditContext, EditInput } from './write/edit-input.js';
 import { type ProposalFile, proposalJson } from './write/proposal-file.js';
 import { replayKey } from './write/replay-key.js';
@@ -157,10 +157,9 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
       const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
       if (!p) throw notFound(ledger, req.proposal);
       if (p.status !== 'open') throw decided(p);
-      const revision = await commitDocument(ctx, ctx.canvas!, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
+      return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
         [`proposals/${ledger}/${p.id}.json`]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
       });
-      return { outcome: 'applied', revision, node: null, diff: [] };
     });
   } catch (e) {
     // `canvas reject <proposal> <ledger>`: say the arguments look swapped when the proposal is a canvas.

@@ -7,7 +7,7 @@ import { serializeNode } from '../model/serialize-node.js';
 import type { Canvas, CanvasNode } from '../model/types.js';
 import { accessJson } from './access-writes.js';
 import type { ProposalFile } from './write/proposal-file.js';
-import { type CanvasCommit, DOC_OPS } from './canvas-commit.js';
+import { type CanvasCommit, DOC_OPS, whoOf } from './canvas-commit.js';
 import { checkFigures } from './check-figures.js';
 import { type Grants, ROLES, type Role, roleOf, roleRank } from './role.js';
 import type { VerifyRule } from './verify-rules.js';
@@ -17,6 +17,17 @@ export interface FileChange {
   path: string;
   /** The new bytes, or null when the commit deleted the file. */
   content: Buffer | null;
+}
+
+/** A canvas's document before a commit and after it (null where it does not parse). */
+interface DocsAround {
+  before: Canvas | null;
+  after: Canvas | null;
+}
+
+/** The commits seen so far on main (a proposal's base must be one). */
+interface SeenCommits {
+  has(sha: string): boolean;
 }
 
 /** What the replay knows of one canvas's authority at a point of its history. */
@@ -32,10 +43,6 @@ interface Authority {
 /** Reports one violation of the commit being replayed. */
 export type Report = (rule: VerifyRule, message: string, extra?: { code?: ErrorCode; path?: string }) => void;
 
-
-function whoOf(author: string | undefined): string {
-  return (author ?? '').split('|')[0]!.trim();
-}
 
 function parseJson(bytes: Buffer): unknown {
   try {
@@ -95,8 +102,8 @@ export class AuthorityReplay {
   async check(
     c: CanvasCommit,
     changes: FileChange[],
-    docs: { before: Canvas | null; after: Canvas | null },
-    history: { has(sha: string): boolean },
+    docs: DocsAround,
+    history: SeenCommits,
     report: Report,
   ): Promise<void> {
     const ledger = c.ledger!;
@@ -192,8 +199,8 @@ export class AuthorityReplay {
     ledger: string,
     state: Authority,
     changes: FileChange[],
-    docs: { before: Canvas | null; after: Canvas | null },
-    history: { has(sha: string): boolean },
+    docs: DocsAround,
+    history: SeenCommits,
     report: Report,
   ): Promise<void> {
     const id = c.trailers['Canvas-Proposal'];

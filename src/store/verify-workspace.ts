@@ -12,7 +12,7 @@ import { parseAuthor } from '../model/parse-author.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
-import { type CanvasCommit, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
+import { type CanvasCommit, commitText, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
 import { type CanvasFacts, emptyFacts, foldCommit } from './canvas-facts.js';
 import { withoutCrud } from './git/git-ident.js';
 import { runGit } from './git/git.js';
@@ -95,7 +95,7 @@ function parseLog(out: string): LoggedCommit[] {
     const head = record.slice(0, end);
     const raw = record.slice(end + 1);
     const [sha, parents, tree, name, email, time, committerName, committerEmail, ...rest] = head.split('\x00');
-    const text = `tree ${tree}\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${rest.join('\x00')}`;
+    const text = commitText(tree, parents, name, time, rest.join('\x00'));
     const files: RawEntry[] = [];
     const parts = raw.replace(/^[\n\x00]+/, '').split('\x00');
     for (let i = 0; i + 1 < parts.length; i += 2) {

@@ -43,13 +43,16 @@ export async function checkBase(ctx: EditContext, spec: EditSpec, base: string |
   if (base === undefined || !ctx.main) return { conflict: null, baseSha: null, since: [] };
   const baseSha = await resolveBase(reader, base);
   ctx.base = baseSha;
+  const main = ctx.main;
+  // This canvas's commits after a revision, up to main.
+  const sinceOf = async (sha: string, flag: string) => (await commitsSince(ctx.ws.repo, sha, main, flag, reader)).filter((c) => c.ledger === ledger);
   const flag = ctx.common.base !== undefined ? '--base' : '--require';
-  const since = (await commitsSince(ctx.ws.repo, baseSha, ctx.main, flag, reader)).filter((c) => c.ledger === ledger);
+  const since = await sinceOf(baseSha, flag);
   // A base must be a revision of this canvas (docs/store.md, "Staleness").
   await checkBaseOnChain(reader, ledger, ctx.revision!, baseSha, since, flag);
   if (ctx.common.require !== undefined) {
     const req = await resolveBase(reader, ctx.common.require, '--require');
-    const sinceReq = req === baseSha ? since : (await commitsSince(ctx.ws.repo, req, ctx.main, '--require', reader)).filter((c) => c.ledger === ledger);
+    const sinceReq = req === baseSha ? since : await sinceOf(req, '--require');
     await checkBaseOnChain(reader, ledger, ctx.revision!, req, sinceReq, '--require');
     const changed = sinceReq.filter((c) => DOC_OPS.has(c.op ?? ''));
     if (changed.length > 0) {

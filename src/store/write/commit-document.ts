@@ -3,7 +3,7 @@ import { CanvasError } from '../../model/canvas-error.js';
 import { serializeCanvas } from '../../model/serialize-canvas.js';
 import { checkCanvasSize } from '../../model/size-limits.js';
 import type { Canvas } from '../../model/types.js';
-import { type CanvasOp, DOC_OPS, formatCommitMessage, parseCommit, type TrailerKey } from '../canvas-commit.js';
+import { type CanvasOp, commitText, DOC_OPS, formatCommitMessage, parseCommit, type TrailerKey } from '../canvas-commit.js';
 import { emptyFacts, foldCommit, saveFacts } from '../canvas-facts.js';
 import { advanceRefsMarker } from '../canvas-refs-marker.js';
 import { saveCanvasTree } from '../canvas-tree-cache.js';
@@ -14,6 +14,7 @@ import { writeObject } from '../git/write-object.js';
 import { writeTree } from '../git/write-tree.js';
 import { guardOneNode } from '../guard-one-node.js';
 import { noSpace } from '../no-space.js';
+import type { Applied } from '../outcome.js';
 import { writeWorkingFile } from '../working-file.js';
 import type { EditContext } from './edit-input.js';
 import { readBack } from './read-back.js';
@@ -91,12 +92,31 @@ export async function commitDocument(
   const docBlob = changes.get(`${ledger}.xml`);
   if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
   const facts = ctx.facts ?? emptyFacts();
-  foldCommit(facts, parseCommit(sha, `tree ${tree}\nauthor ${ctx.author.text} <> 0 +0000\n\n${message}`));
+  foldCommit(facts, parseCommit(sha, commitText(tree, '', ctx.author.text, '0', message)));
   saveFacts(reader, ledger, facts);
   if (sha.startsWith('00')) {
     await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true }).catch(() => {});
   }
   return sha;
+}
+
+/**
+ * Commit a write that touches only files beside the document (grant, revoke, reject; docs/store.md
+ * "Writes"): the document stays as it is, and the outcome names no node.
+ *
+ * @param node - the node the commit's message names (a rejected proposal's), or null
+ * @param files - the files it writes, by path in the repository, with their new content
+ * @returns the applied outcome, with the new revision
+ */
+export async function commitFiles(
+  ctx: EditContext,
+  op: 'grant' | 'revoke' | 'reject',
+  node: string | null,
+  trailers: Partial<Record<TrailerKey, string>>,
+  files: Record<string, string>,
+): Promise<Applied> {
+  const revision = await commitDocument(ctx, ctx.canvas!, op, node, trailers, files);
+  return { outcome: 'applied', revision, node: null, diff: [] };
 }
 
 /** Whether `main` is at a commit, read afresh from the repository. */
