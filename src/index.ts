@@ -23,7 +23,7 @@ import type * as VerifyWorkspace from './store/verify-workspace.js';
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
 export type { NodeChange, NodeState } from './model/diff-canvases.js';
 export type { PayloadInput } from './model/payload-from-input.js';
-export type { Crossing, HistoryEntry, Snapshot, SnapshotEdit } from './model/snapshot.js';
+export type { Crossing, Ending, HistoryEntry, Snapshot, SnapshotEdit } from './model/snapshot.js';
 export type {
   Canvas,
   CanvasNode,
@@ -78,6 +78,8 @@ export const createCanvas = onFirstCall(lifecycle, 'createCanvas');
 export const openCanvas = onFirstCall(lifecycle, 'openCanvas');
 /** Freeze a canvas: one empty commit recording its end (docs/store.md, "Writes"). */
 export const freezeCanvas = onFirstCall(lifecycle, 'freezeCanvas');
+/** Abandon a canvas: one empty commit recording that the work was given up (docs/store.md, "Endings"). */
+export const abandonCanvas = onFirstCall(lifecycle, 'abandonCanvas');
 /** Insert one node `--after` or `--into` an anchor (docs/identity.md). */
 export const insertNode = onFirstCall(nodeWrites, 'insertNode');
 /** Replace one node's content, keeping its id and place (docs/identity.md). */

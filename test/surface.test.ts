@@ -35,6 +35,7 @@ describe('the declared surface', () => {
         ".": [
           "CanvasError",
           "ERROR_CODES",
+          "abandonCanvas",
           "approveProposal",
           "canvasLog",
           "createCanvas",

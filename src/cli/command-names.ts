@@ -5,7 +5,7 @@
  * registers exactly these names). Order is registration order, which is the order of `--help`.
  */
 export const COMMAND_GROUP_NAMES = {
-  write: ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze'],
+  write: ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze', 'abandon'],
   read: ['read', 'history', 'log'],
   verify: ['verify'],
   access: ['grant', 'revoke', 'access', 'proposals', 'approve', 'reject'],

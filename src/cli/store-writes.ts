@@ -2,7 +2,7 @@
 // one lazily loaded file (and the chunk it shares with verify and import) instead of one per
 // store module, each of which costs an ES module resolution at start-up.
 export { grantRole, revokeRole } from '../store/access-writes.js';
-export { createCanvas, freezeCanvas, openCanvas } from '../store/canvas-lifecycle.js';
+export { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/canvas-lifecycle.js';
 export { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
 export { approveProposal, listProposals, rejectProposal } from '../store/proposals.js';
 export { readAccess } from '../store/read-access.js';

@@ -40,6 +40,24 @@ export interface Crossing {
 }
 
 /**
+ * The latest ending of a canvas (docs/store.md, "Endings"): a freeze or an abandon, both one commit
+ * naming no node and changing no byte. A canvas goes on taking edits after either.
+ */
+export interface Ending {
+  /** `frozen` for a freeze, `abandoned` for an abandon. */
+  kind: 'frozen' | 'abandoned';
+  /** The ending's commit (full sha). */
+  commit: string;
+  /** Its reason: why the work is over, or why it was given up. */
+  reason: string;
+  author: string;
+  /** ISO 8601 UTC. */
+  date: string;
+  /** True when a commit that changed the document came after it, up to the revision rendered. */
+  editedSince: boolean;
+}
+
+/**
  * Everything a renderer gets: one read of a canvas at one revision (docs/projections.md).
  * Renderers are pure functions of a snapshot; none touches git.
  */
@@ -48,8 +66,10 @@ export interface Snapshot {
   /** The revision rendered (full sha). */
   revision: string;
   canvas: Canvas;
-  /** The latest freeze, if the canvas was ever frozen. */
+  /** The latest freeze, if the canvas was ever frozen (it may be followed by an abandon: see `ending`). */
   frozen: { commit: string; reason: string; author: string; date: string } | null;
+  /** The latest ending, freeze or abandon, at this revision: what the projections show. */
+  ending: Ending | null;
   /** The canvas's latest commit. */
   lastEdit: SnapshotEdit | null;
   /** The latest commits, newest first (up to the number asked for). */

@@ -16,6 +16,7 @@ export type CanvasOp =
   | 'remove'
   | 'move'
   | 'freeze'
+  | 'abandon'
   | 'grant'
   | 'revoke'
   | 'propose'
@@ -91,7 +92,7 @@ export function formatCommitMessage(
   return `${subject}\n\n${lines.join('\n')}\n`;
 }
 
-const OPS = new Set<string>(['create', 'insert', 'replace', 'remove', 'move', 'freeze', 'grant', 'revoke', 'propose', 'reject']);
+const OPS = new Set<string>(['create', 'insert', 'replace', 'remove', 'move', 'freeze', 'abandon', 'grant', 'revoke', 'propose', 'reject']);
 
 /**
  * Parse a raw commit object (as `git cat-file commit` prints it).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CanvasCommit, whoOf } from './canvas-commit.js';
+import { type CanvasCommit, DOC_OPS, whoOf } from './canvas-commit.js';
 import type { RepoReader } from './repo-reader.js';
 import { saveCacheFile } from './save-cache-file.js';
 
@@ -38,11 +38,24 @@ export interface CanvasFacts {
   keys: Record<string, KeyRecord>;
   /** The latest freeze. */
   frozen: { commit: string; reason: string; author: string } | null;
+  /**
+   * The latest ending, a freeze or an abandon (docs/store.md, "Endings"), and whether a commit that
+   * changed the document (insert, replace, remove, move, an approved proposal) came after it.
+   */
+  ending: { op: 'freeze' | 'abandon'; commit: string; reason: string; author: string; editedSince: boolean } | null;
+  /** The latest commit whose author has a `run:` part (docs/store.md, "Endings"); null when no run ever wrote. */
+  lastRun: { commit: string; author: string } | null;
   /** Per node, its moves (for crossings). */
   moves: Record<string, MoveFacts>;
   /** Number of commits in the chain. */
   commits: number;
 }
+
+/** Whether an author text has a `run:` part (docs/store.md, "Runs"): a write by a run, not by hand. */
+function isRunAuthor(author: string): boolean {
+  return author.split('|').some((part) => part.trim().startsWith('run:'));
+}
+
 
 /** Fold one commit (oldest first) into the facts. */
 export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
@@ -66,7 +79,11 @@ export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
       proposal: t['Canvas-Proposal'] ?? null,
     };
   }
-  if (c.op === 'freeze') f.frozen = { commit: c.sha, reason: c.reason, author: t['Canvas-Author'] ?? '' };
+  const author = t['Canvas-Author'] ?? '';
+  if (c.op === 'freeze') f.frozen = { commit: c.sha, reason: c.reason, author };
+  if (c.op === 'freeze' || c.op === 'abandon') f.ending = { op: c.op, commit: c.sha, reason: c.reason, author, editedSince: false };
+  else if (f.ending && c.op !== undefined && DOC_OPS.has(c.op)) f.ending.editedSince = true;
+  if (isRunAuthor(author)) f.lastRun = { commit: c.sha, author };
   if (c.op === 'move' && node !== undefined) {
     const from = t['Canvas-From'] ?? 'root';
     const to = t['Canvas-To'] ?? 'root';
@@ -78,7 +95,7 @@ export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
 
 /** The facts of a chain with no commit yet. */
 export function emptyFacts(): CanvasFacts {
-  return { revision: '', creator: '', created: '', ids: [], keys: {}, frozen: null, moves: {}, commits: 0 };
+  return { revision: '', creator: '', created: '', ids: [], keys: {}, frozen: null, ending: null, lastRun: null, moves: {}, commits: 0 };
 }
 
 /** True when the cached facts' create commit is this canvas's create, by the cached creator. */
@@ -112,6 +129,8 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
   // The cache is not an authority: the creator decides roles until the first grant, so a cached
   // creator is used only when the create commit it names says so (else the chain is read again).
   if (cached && !(await createdBy(reader, ledger, cached))) cached = null;
+  // A cache written before the facts held the ending and the last run is outdated: fold again.
+  if (cached && (cached.ending === undefined || cached.lastRun === undefined)) cached = null;
   if (cached && cached.revision === revision) return cached;
   const newer: CanvasCommit[] = [];
   let reached = false;

@@ -31,6 +31,19 @@ export function freezeCanvas(ws: Workspace, req: WriteRequest): Promise<Outcome>
   return applyEdit(ws, { op: 'freeze' }, req);
 }
 
+/**
+ * Abandon a canvas (docs/store.md, "Endings"): like a freeze, one commit naming no node and changing
+ * no byte, whose reason says why the work was given up; the canvas keeps taking edits and nothing is
+ * deleted. A later freeze or abandon is allowed and becomes the latest ending.
+ *
+ * @returns applied (node null), or rejected (`CANVAS_NOT_FOUND`, `BAD_REASON`, `BAD_AUTHOR`,
+ *   `ROLE_TOO_LOW` for a viewer or commenter, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export function abandonCanvas(ws: Workspace, req: WriteRequest): Promise<Outcome> {
+  return applyEdit(ws, { op: 'abandon' }, req);
+}
+
 /** How the caller names the two values of `open`, for messages: flags on the command line, arguments over MCP. */
 export interface OpenSources {
   problem: string;

@@ -18,8 +18,8 @@ export interface SnapshotOptions {
 
 /**
  * Read a snapshot of a canvas for the projections (docs/projections.md): the tree at one revision,
- * the frozen marker with its reason, the last edit, the recent edits with reasons, the
- * crossings, and every node's history. One read; renderers never touch git.
+ * the frozen marker and the latest ending with their reasons, the last edit, the recent edits
+ * with reasons, the crossings, and every node's history. One read; renderers never touch git.
  *
  * @param ws - the workspace
  * @param options - ledger, `at` (a commit on main), `edits` (how many recent edits, default 10)
@@ -52,12 +52,13 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
       const last = m.into[e.parent];
       if (last) crossings.push({ node: id, from: m.insertedIn, to: e.parent, commit: last.commit, reason: last.reason });
     }
-    let frozen: Snapshot['frozen'] = null;
-    if (facts.frozen) {
-      const fc = await r.commit(facts.frozen.commit);
-      frozen = { ...facts.frozen, date: new Date((fc?.time ?? 0) * 1000).toISOString() };
-    }
-    return { ledger, revision, canvas, frozen, lastEdit: recentEdits[0] ?? null, recentEdits, crossings, history };
+    const dateOf = async (sha: string) => new Date(((await r.commit(sha))?.time ?? 0) * 1000).toISOString();
+    const frozen: Snapshot['frozen'] = facts.frozen ? { ...facts.frozen, date: await dateOf(facts.frozen.commit) } : null;
+    const e = facts.ending;
+    const ending: Snapshot['ending'] = e
+      ? { kind: e.op === 'freeze' ? 'frozen' : 'abandoned', commit: e.commit, reason: e.reason, author: e.author, date: await dateOf(e.commit), editedSince: e.editedSince }
+      : null;
+    return { ledger, revision, canvas, frozen, ending, lastEdit: recentEdits[0] ?? null, recentEdits, crossings, history };
   } finally {
     if (!reader) r.close();
   }

@@ -71,6 +71,8 @@ function needed(c: CanvasCommit): { role: Role; what: string } | null {
       return { role: 'editor', what: 'rejecting a proposal needs editor or owner' };
     case 'freeze':
       return { role: 'editor', what: 'freezing needs editor or owner' };
+    case 'abandon':
+      return { role: 'editor', what: 'abandoning needs editor or owner' };
     default:
       return c.trailers['Canvas-Proposal'] !== undefined
         ? { role: 'editor', what: 'approving a proposal needs editor or owner' }

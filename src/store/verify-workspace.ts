@@ -431,6 +431,9 @@ function checkCache(replay: Replay, ledger: string, facts: CanvasFacts, report: 
   const want: Record<string, unknown> = JSON.parse(JSON.stringify(facts)) as Record<string, unknown>;
   // A cache written before it recorded the create commit is outdated, not wrong.
   if (!('created' in cache.facts)) delete want.created;
+  // So is one written before it recorded the ending and the last run (the reader folds it again).
+  if (!('ending' in cache.facts)) delete want.ending;
+  if (!('lastRun' in cache.facts)) delete want.lastRun;
   if (isDeepStrictEqual(cache.facts, want)) return;
   const fields = Object.keys({ ...want, ...cache.facts }).filter((k) => !isDeepStrictEqual(cache.facts[k], want[k]));
   removeCache(join(replay.reader.ws.repo, '.git'), ledger);

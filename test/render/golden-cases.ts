@@ -8,7 +8,7 @@ import type { Element as XastElement, Root as XastRoot } from 'xast';
 import { fromXml } from 'xast-util-from-xml';
 import { toXml } from 'xast-util-to-xml';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { createCanvas, freezeCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
+import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode, moveNode, removeNode, replaceNode } from '../../src/store/node-writes.js';
 import type { Outcome } from '../../src/store/outcome.js';
 import { readSnapshot } from '../../src/store/read-snapshot.js';
@@ -21,7 +21,7 @@ export const SNAPSHOTS = join(ROOT, 'snapshots');
 
 /** One step of a case script; `$name` refers to the id minted by an earlier step's `as`. */
 interface Step {
-  op: 'create' | 'open' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze';
+  op: 'create' | 'open' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze' | 'abandon';
   why: string;
   /** open */
   problem?: string;
@@ -93,6 +93,9 @@ async function runScript(ws: Workspace, script: Script): Promise<void> {
         break;
       case 'freeze':
         r = applied(await freezeCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR }), what);
+        break;
+      case 'abandon':
+        r = applied(await abandonCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR }), what);
         break;
       case 'insert':
         r = applied(await insertNode(ws, { ...common(step, base), after: ref(step.after), into: ref(step.into), payload: payloadOf(step) }), what);

@@ -264,6 +264,14 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
     const head = tip(ws);
     forge(ws, { message: message('freeze', null, 'done', { 'Canvas-Op': 'freeze', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
   } },
+  { name: 'an abandon by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => {
+    const head = tip(ws);
+    forge(ws, { message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
+  } },
+  { name: 'an abandon that changes the document', rule: 'files', tamper: (b, ws) => {
+    const head = tip(ws);
+    forge(ws, { files: { 't.xml': replacedText(ws, b.node, 'Quietly rewritten.') }, message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': AUTHOR, 'Canvas-Previous': head }) });
+  } },
   { name: 'a grant made by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => forgeGrant(ws, 'cam', 'cam owner', { ...GRANTS, cam: 'owner' }) },
   { name: 'a grant made by an editor', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => forgeGrant(ws, 'eve', 'zed editor', { ...GRANTS, zed: 'editor' }) },
   { name: 'a grant made by someone with no role', rule: 'authority', code: 'NO_ROLE', tamper: (_b, ws) => forgeGrant(ws, 'zed', 'zed owner', { ...GRANTS, zed: 'owner' }) },

@@ -30,7 +30,7 @@ function done(code: number): void {
 // The write path is imported when a write runs, so that reads never load it.
 const writes = () => import('../store-writes.js');
 
-/** Register create, open, insert, replace, remove, move and freeze (docs/cli.md). */
+/** Register create, open, insert, replace, remove, move, freeze and abandon (docs/cli.md). */
 export function registerWriteCommands(program: Command): void {
   withWrite(program.command('create'))
     .description('create a canvas: the root alone, one commit')
@@ -100,5 +100,20 @@ export function registerWriteCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .action(async (ledger: string, o: WriteOptions) => {
       done(printOutcome(await (await writes()).freezeCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'freeze'));
+    });
+
+  withWrite(program.command('abandon'))
+    .description('end the work as given up: one commit naming no node and changing no byte; the canvas keeps its content and still takes edits')
+    .argument('<ledger>', 'the ledger id')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Pages, comments, prompts, the index and canvas list then say "abandoned at <sha>: <reason>". A later freeze or',
+        'abandon is allowed and shown as the latest ending (docs/store.md, "Endings").',
+      ].join('\n'),
+    )
+    .action(async (ledger: string, o: WriteOptions) => {
+      done(printOutcome(await (await writes()).abandonCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'abandon'));
     });
 }

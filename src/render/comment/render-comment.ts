@@ -1,5 +1,6 @@
 import type { List, Paragraph, PhrasingContent, Root, RootContent, Text } from 'mdast';
 import { type Handle, type State, toMarkdown } from 'mdast-util-to-markdown';
+import { endingLine } from '../../model/ending-line.js';
 import type { Crossing, Snapshot } from '../../model/snapshot.js';
 import type { CanvasNode } from '../../model/types.js';
 import { isolateBidi } from '../isolate-bidi.js';
@@ -24,8 +25,10 @@ function strong(value: string): PhrasingContent {
 
 function header(snapshot: Snapshot): RootContent[] {
   const out: RootContent[] = [paragraph(strong(`Canvas ${snapshot.ledger}`)), paragraph(text('Revision: '), { type: 'inlineCode', value: snapshot.revision })];
-  if (snapshot.frozen) {
-    out.push(paragraph(strong('Frozen.'), text(' This canvas was frozen at '), { type: 'inlineCode', value: snapshot.frozen.commit }, text(`: ${snapshot.frozen.reason}`)));
+  const ending = snapshot.ending;
+  if (ending) {
+    const { lead, tail } = endingLine(ending);
+    out.push(paragraph(strong(ending.kind === 'frozen' ? 'Frozen.' : 'Abandoned.'), text(` This canvas was ${lead}`), { type: 'inlineCode', value: ending.commit }, text(tail)));
   }
   const last = snapshot.lastEdit;
   if (last) {

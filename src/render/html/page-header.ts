@@ -1,13 +1,17 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
+import { canvasSummary } from '../../model/canvas-summary.js';
+import { endingLine } from '../../model/ending-line.js';
 import type { Snapshot } from '../../model/snapshot.js';
 import { describeEdit } from '../describe-edit.js';
 import { shortSha } from '../short-sha.js';
 
 /**
- * The page header (`docs/projections.md`, "The page"): the ledger id, the revision rendered, the
- * frozen marker ("frozen at <revision>: <reason>") when the canvas was frozen, and the last edit
- * with its author, op, node, date and reason.
+ * The page header (`docs/projections.md`, "The page"): the ledger id and the canvas's summary
+ * (docs/projections.md, "The summary"), the revision rendered, the
+ * latest ending ("frozen at <sha>: <reason>", "abandoned at <sha>: <reason>", with "; edited since"
+ * when the document changed after it: docs/store.md, "Endings"), and the last edit with its
+ * author, op, node, date and reason.
  *
  * @param snapshot - the snapshot rendered
  * @returns the `header` element
@@ -31,19 +35,26 @@ export function pageHeader(snapshot: Snapshot): Element {
       ]),
     );
   }
-  const frozen = snapshot.frozen
-    ? [
-        h('p', { className: ['frozen'] }, [
-          h('strong', 'Frozen.'),
-          ' This canvas was frozen at ',
-          h('code', snapshot.frozen.commit),
-          `: ${snapshot.frozen.reason}`,
-        ]),
-      ]
-    : [];
+  const ending = snapshot.ending;
+  const words = ending ? endingLine(ending) : null;
+  const frozen =
+    ending && words
+      ? [
+          h('p', { className: [ending.kind] }, [
+            h('strong', ending.kind === 'frozen' ? 'Frozen.' : 'Abandoned.'),
+            ` This canvas was ${words.lead}`,
+            h('code', ending.commit),
+            words.tail,
+          ]),
+        ]
+      : [];
+  // The summary tells canvases apart beside the ledger id (docs/projections.md, "The summary"); a
+  // cut one carries the whole line as its hover title.
+  const summary = canvasSummary(snapshot.canvas);
   return h('header', { className: ['masthead'] }, [
     h('p', { className: ['kicker'] }, 'Canvas'),
     h('h1', snapshot.ledger),
+    ...(summary ? [h('p', { className: ['canvas-summary'], ...(summary.cut ? { title: summary.full } : {}) }, summary.text)] : []),
     h('dl', { className: ['facts'] }, facts),
     ...frozen,
   ]);

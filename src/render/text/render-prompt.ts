@@ -1,3 +1,4 @@
+import { endingLine } from '../../model/ending-line.js';
 import type { Crossing, Snapshot } from '../../model/snapshot.js';
 import { serializeCanvas } from '../../model/serialize-canvas.js';
 import type { CanvasNode } from '../../model/types.js';
@@ -83,8 +84,10 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
     `This is the canvas of ledger ${ledger}: the current shared understanding of this task (the problem, what was`,
     'decided, what is still open, what was ruled out and why). Work from it, not from what a conversation said.',
   );
-  if (snapshot.frozen) {
-    out.push(`This canvas was frozen at ${snapshot.frozen.commit}: ${isolateBidi(snapshot.frozen.reason)}`, 'A frozen canvas still takes edits on the ordinary terms.');
+  const ending = snapshot.ending;
+  if (ending) {
+    const { lead, tail } = endingLine({ ...ending, reason: isolateBidi(ending.reason) });
+    out.push(`This canvas was ${lead}${ending.commit}${tail}`, `${ending.kind === 'frozen' ? 'A frozen' : 'An abandoned'} canvas still takes edits on the ordinary terms.`);
   }
   out.push(
     '',

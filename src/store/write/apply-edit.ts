@@ -37,7 +37,7 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
   try {
     const { ledger, why, author } = checkCommon(common);
     if (input.op === 'create') checkNewLedgerId(ledger);
-    const needsBase = input.op !== 'create' && input.op !== 'freeze';
+    const needsBase = input.op !== 'create' && input.op !== 'freeze' && input.op !== 'abandon';
     const base = common.base ?? common.require;
     if (needsBase && base === undefined) {
       throw new CanvasError(

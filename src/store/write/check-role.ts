@@ -34,7 +34,9 @@ export async function checkEditRole(ctx: EditContext, spec: EditSpec, approving:
   const { ledger } = ctx;
   if (spec.op === 'create') return 'apply';
   const role = await roleFor(ctx, ctx.author.who);
-  if (role === null) throw noRole(ctx, approving ? 'editor' : spec.op === 'freeze' ? 'editor' : 'commenter');
+  // An ending (freeze, abandon) is an editor's or owner's, like approving (docs/store.md, "Endings").
+  const ending = spec.op === 'freeze' || spec.op === 'abandon';
+  if (role === null) throw noRole(ctx, approving || ending ? 'editor' : 'commenter');
   if (approving && role !== 'editor' && role !== 'owner') {
     throw new CanvasError(
       'ROLE_TOO_LOW',
@@ -43,11 +45,11 @@ export async function checkEditRole(ctx: EditContext, spec: EditSpec, approving:
       { who: ctx.author.who, role },
     );
   }
-  if (role === 'viewer' || (role === 'commenter' && spec.op === 'freeze')) {
+  if (role === 'viewer' || (role === 'commenter' && ending)) {
     throw new CanvasError(
       'ROLE_TOO_LOW',
-      `${ctx.author.who} is ${role} on canvas ${ledger}; ${spec.op === 'freeze' ? 'freezing needs editor or owner' : 'a viewer cannot write or propose'}`,
-      `ask an owner of ${ledger} to run: canvas grant ${ledger} ${ctx.author.who} ${spec.op === 'freeze' ? 'editor' : 'commenter'} --why "..."`,
+      `${ctx.author.who} is ${role} on canvas ${ledger}; ${ending ? `${spec.op === 'freeze' ? 'freezing' : 'abandoning'} needs editor or owner` : 'a viewer cannot write or propose'}`,
+      `ask an owner of ${ledger} to run: canvas grant ${ledger} ${ctx.author.who} ${ending ? 'editor' : 'commenter'} --why "..."`,
       { who: ctx.author.who, role },
     );
   }

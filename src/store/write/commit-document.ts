@@ -35,7 +35,7 @@ export async function commitDocument(
   extraFiles: Record<string, string>,
 ): Promise<string> {
   const { ws, reader, ledger } = ctx;
-  const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' ? 'freeze' : op;
+  const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' || op === 'abandon' ? 'freeze' : op;
   const xml = serializeCanvas(next);
   if (DOC_OPS.has(guardOp)) checkCanvasSize(xml, ledger, () => (ctx.canvas ? serializeCanvas(ctx.canvas) : ''));
   const reparsed = readBack(next, xml, guardOp, node);

@@ -31,6 +31,7 @@ export function editDocument(ctx: EditContext, spec: EditSpec): EditedDocument {
       next = { ledger, schema: '2', children: [] };
       break;
     case 'freeze':
+    case 'abandon':
       next = ctx.canvas!;
       break;
     case 'insert': {

@@ -11,7 +11,7 @@ import type { Workspace } from '../workspace.js';
 /** An edit as a caller gives it: the payload may still be an XML fragment or sugar. */
 export type EditInput =
   | { op: 'create' }
-  | { op: 'freeze' }
+  | { op: 'freeze' | 'abandon' }
   | { op: 'insert'; payload: NodePayload | PayloadInput; anchor: Anchor }
   | { op: 'replace'; node: string; payload: NodePayload | PayloadInput }
   | { op: 'remove'; node: string }
@@ -20,7 +20,7 @@ export type EditInput =
 /** The edit a write performs on the canvas document, its payload a tree. */
 export type EditSpec =
   | { op: 'create' }
-  | { op: 'freeze' }
+  | { op: 'freeze' | 'abandon' }
   | { op: 'insert'; payload: NodePayload; anchor: Anchor }
   | { op: 'replace'; node: string; payload: NodePayload }
   | { op: 'remove'; node: string }

@@ -85,13 +85,17 @@ describe('renderComment', () => {
   it('carries the revision, the frozen marker and the last edit', () => {
     const md = renderComment(
       snapshotOf('<text id="t1" v="1">x</text>', {
-        frozen: { commit: 'f'.repeat(40), reason: 'done', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z' },
+        ending: { kind: 'frozen', commit: 'f'.repeat(40), reason: 'done', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z', editedSince: false },
         lastEdit: { commit: REV, op: 'replace', node: 't1', author: 'leo | by-hand', reason: 'why not', date: '2026-01-01T00:00:00.000Z' },
       }),
     );
     const b = blocks(md).map(([, t]) => t);
     expect(b).toContain(`Revision: ${REV}`);
     expect(b).toContain(`Frozen. This canvas was frozen at ${'f'.repeat(40)}: done`);
+    const later = (kind: 'frozen' | 'abandoned', editedSince: boolean) =>
+      blocks(renderComment(snapshotOf('<text id="t1" v="1">x</text>', { ending: { kind, commit: 'a'.repeat(40), reason: 'given up', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z', editedSince } }))).map(([, t]) => t);
+    expect(later('abandoned', false)).toContain(`Abandoned. This canvas was abandoned at ${'a'.repeat(40)}: given up`);
+    expect(later('frozen', true)).toContain(`Frozen. This canvas was frozen at ${'a'.repeat(40)}; edited since: given up`);
     expect(b).toContain('Last edit: replace t1 by leo | by-hand, 2026-01-01 00:00 UTC: why not 0123456');
   });
 

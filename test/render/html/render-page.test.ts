@@ -98,7 +98,7 @@ describe('renderPage', () => {
         `<table id="tb" v="1"><row><cell>${evil}</cell><cell>b</cell></row></table><figure id="f1" v="1" kind="mermaid" caption="${evil}">x</figure>`,
       {
         lastEdit: { commit: REV, op: 'insert', node: 'q1', author: 'leo | by-hand', reason: '<script>alert(2)</script>', date: '2026-01-01T00:00:00.000Z' },
-        frozen: { commit: REV, reason: '<script>alert(3)</script>', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z' },
+        ending: { kind: 'frozen', commit: REV, reason: '<script>alert(3)</script>', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z', editedSince: false },
         crossings: [{ node: 't1', from: 'root', to: 's1', commit: REV, reason: '<img src=x onerror=alert(4)>' }],
       },
     );
@@ -112,7 +112,7 @@ describe('renderPage', () => {
   it('shows the header: ledger, revision, frozen marker, last edit', async () => {
     const { tree } = await page('<text id="t1" v="1">x</text>', {
       lastEdit: { commit: REV, op: 'replace', node: 't1', author: 'leo | step:implement', reason: 'chose A over B', date: '2026-01-02T03:04:05.000Z' },
-      frozen: { commit: 'f'.repeat(40), reason: 'done: PR #41 merged', author: 'leo | by-hand', date: '2026-01-02T03:04:05.000Z' },
+      ending: { kind: 'frozen', commit: 'f'.repeat(40), reason: 'done: PR #41 merged', author: 'leo | by-hand', date: '2026-01-02T03:04:05.000Z', editedSince: false },
     });
     const header = elements(tree).find((e) => e.el.tagName === 'header')!.el;
     const text = textOf(header);
@@ -120,6 +120,16 @@ describe('renderPage', () => {
     expect(text).toContain(REV);
     expect(text).toContain(`frozen at ${'f'.repeat(40)}: done: PR #41 merged`);
     expect(text).toContain('replace t1 by leo | step:implement, 2026-01-02 03:04 UTC: chose A over B');
+  });
+
+  it('shows the latest ending: abandoned, or frozen and edited since', async () => {
+    const ending = { commit: 'a'.repeat(40), reason: 'superseded by task-9', author: 'leo | by-hand', date: '2026-01-02T03:04:05.000Z' };
+    const abandoned = await page('<text id="t1" v="1">x</text>', { ending: { ...ending, kind: 'abandoned', editedSince: false } });
+    const header = (tree: typeof abandoned.tree) => elements(tree).find((e) => e.el.tagName === 'header')!.el;
+    expect(textOf(header(abandoned.tree))).toContain(`Abandoned. This canvas was abandoned at ${'a'.repeat(40)}: superseded by task-9`);
+    expect(elements(header(abandoned.tree)).some((e) => (e.el.properties.className as string[] | undefined)?.includes('abandoned'))).toBe(true);
+    const edited = await page('<text id="t1" v="1">x</text>', { ending: { ...ending, kind: 'frozen', editedSince: true } });
+    expect(textOf(header(edited.tree))).toContain(`Frozen. This canvas was frozen at ${'a'.repeat(40)}; edited since: superseded by task-9`);
   });
 
   it('shows no frozen marker on a canvas never frozen', async () => {
