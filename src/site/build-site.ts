@@ -184,7 +184,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
             questions: questions.length,
             nodes: indexNodes(snapshot.canvas).size,
             lastEdit: last ? { date: last.date, author: last.author, op: last.op, reason: last.reason } : null,
-            frozen: snapshot.frozen ? { reason: snapshot.frozen.reason, commit: snapshot.frozen.commit } : null,
+            ending: snapshot.ending ? { kind: snapshot.ending.kind, commit: snapshot.ending.commit, reason: snapshot.ending.reason, editedSince: snapshot.ending.editedSince } : null,
             files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, hash(c)])),
           };
           report.built.push(ledger);

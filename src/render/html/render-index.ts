@@ -1,6 +1,8 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { h } from 'hastscript';
 import { toHtml } from 'hast-util-to-html';
+import { endingLine } from '../../model/ending-line.js';
+import type { Ending } from '../../model/snapshot.js';
 import { formatDate } from '../format-date.js';
 import { shortSha } from '../short-sha.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
@@ -14,7 +16,14 @@ export interface IndexEntry {
   questions: number;
   nodes: number;
   lastEdit: { date: string; author: string; op: string; reason: string } | null;
-  frozen: { reason: string; commit: string } | null;
+  /** The latest ending (docs/store.md, "Endings"). */
+  ending: Pick<Ending, 'kind' | 'commit' | 'reason' | 'editedSince'> | null;
+}
+
+function endingCell(ending: IndexEntry['ending']): Array<ElementContent | string> {
+  if (!ending) return ['no'];
+  const { lead, tail } = endingLine(ending);
+  return [h('strong', lead.trimEnd()), ' ', h('code', { title: ending.commit }, shortSha(ending.commit)), tail];
 }
 
 function row(e: IndexEntry): Element {
@@ -25,7 +34,7 @@ function row(e: IndexEntry): Element {
     h('td', { className: ['ledger'] }, [h('a', { href: `${encodeURIComponent(e.ledger)}/index.html` }, e.ledger)]),
     h('td', { className: e.openQuestions > 0 ? ['count', 'open'] : ['count'] }, `${e.openQuestions} open of ${e.questions}`),
     h('td', last),
-    h('td', e.frozen ? [h('strong', 'frozen'), `: ${e.frozen.reason}`] : ['no']),
+    h('td', { className: e.ending ? ['ending', e.ending.kind] : ['ending'] }, endingCell(e.ending)),
     h('td', { className: ['count'] }, String(e.nodes)),
     h('td', { className: ['revision'] }, [h('code', { title: e.revision }, shortSha(e.revision))]),
   ]);
@@ -33,7 +42,8 @@ function row(e: IndexEntry): Element {
 
 /**
  * Render the site's index page (`docs/site.md`): one standalone page listing every canvas, with
- * its open questions, last edit, frozen marker and a link to its page. A hast tree serialized by
+ * its open questions, last edit, latest ending ("frozen at <sha>: <reason>", "abandoned at <sha>:
+ * <reason>", docs/store.md "Endings") and a link to its page. A hast tree serialized by
  * hast-util-to-html, synchronously and without I/O, the given stylesheet inlined, a
  * Content-Security-Policy that allows only that stylesheet. Entries are shown in the order given
  * (the site sorts by ledger id).
@@ -57,7 +67,7 @@ export function renderIndex(entries: readonly IndexEntry[], css: string): string
         : [
             h('div', { className: ['scroll'] }, [
               h('table', { className: ['canvases'] }, [
-                h('thead', [h('tr', ['canvas', 'questions', 'last edit', 'frozen', 'nodes', 'revision'].map((t) => h('th', { scope: 'col' }, t)))]),
+                h('thead', [h('tr', ['canvas', 'questions', 'last edit', 'ended', 'nodes', 'revision'].map((t) => h('th', { scope: 'col' }, t)))]),
                 h('tbody', entries.map(row)),
               ]),
             ]),
