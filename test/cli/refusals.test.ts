@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
@@ -23,8 +24,10 @@ async function ok(args: string[]): Promise<{ node: string; revision: string }> {
   return JSON.parse(r.stdout) as { node: string; revision: string };
 }
 
-beforeEach(async () => {
-  ws = tempWorkspace();
+// The workspace every test starts from is written once; each test gets a copy of it (some write).
+let template: Workspace;
+beforeAll(async () => {
+  ws = template = tempWorkspace();
   await ok(['create', 't1', '--why', 'a canvas for the tests']);
   base = baseOf((await runMain(ws, ['read', 't1'])).stdout);
   const s = await ok(['insert', 't1', '--into', 'root', '--section', 'Options', '--base', base, '--why', 'room for the options']);
@@ -34,6 +37,12 @@ beforeEach(async () => {
   const t = await ok(['insert', 't1', '--after', section, '--text', 'Plain text.', '--base', c.revision, '--why', 'a paragraph']);
   text = t.node;
   base = t.revision;
+});
+
+beforeEach(() => {
+  const root = join(mkdtempSync(join(tmpdir(), 'canvas-refusals-')), 'ws');
+  cpSync(template.root, root, { recursive: true });
+  ws = resolveWorkspace({ workspace: root });
 });
 
 type Run = (ws: Workspace, args: string[]) => Promise<CliResult>;
