@@ -15,6 +15,7 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { VerifyRule } from '../../src/store/verify-rules.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg"';
@@ -493,9 +494,9 @@ describe('canvas verify against forged history (docs/store.md, "Verify")', () =>
       parent: head,
       ref: 'refs/canvas/bad',
     });
-    const render = await runCli(ws, ['render', 'bad', '--json']);
+    const render = await runMain(ws, ['render', 'bad', '--json']);
     expect(render.stderr + render.stdout).not.toContain('CANVAS_NOT_FOUND');
-    const run = await runCli(ws, ['verify', 'bad', '--json']);
+    const run = await runMain(ws, ['verify', 'bad', '--json']);
     expect(run.code).toBe(4);
     expect(JSON.parse(run.stdout).violations).toEqual(expect.arrayContaining([expect.objectContaining({ rule: 'schema', ledger: 'bad', commit: first })]));
   });
