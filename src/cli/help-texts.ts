@@ -26,6 +26,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   move: ['canvas move fix-login b7qa --into s1 --base <sha> --why "it belongs with the decisions"'],
   freeze: ['canvas freeze fix-login --why "shipped in 2.4.1"'],
   abandon: ['canvas abandon fix-login --why "superseded by fix-auth-2, which replaces the login flow"'],
+  list: ['canvas list', 'canvas list --unwritten-by-runs --json'],
   read: ['canvas read fix-login', 'canvas read fix-login --type question --json'],
   history: ['canvas history fix-login b7qa'],
   log: ['canvas log fix-login -n 5'],
