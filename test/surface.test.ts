@@ -84,7 +84,9 @@ describe('the declared surface', () => {
         ],
         "./render": [
           "drawDiagram",
+          "drawExcalidraw",
           "drawFigures",
+          "exportScene",
           "preparePage",
           "renderComment",
           "renderPage",

@@ -30,5 +30,7 @@ export function withPayload(cmd: Command): Command {
     .addOption(new Option('--text <text>', 'sugar for <text>...</text>'))
     .addOption(new Option('--question <text>', 'sugar for <question>...</question>: the question is open unless --answered is given'))
     .addOption(new Option('--answered', 'with --question: mark the question answered (answered="true")'))
-    .addOption(new Option('--section <title>', 'sugar for an empty <section title="..."></section>'));
+    .addOption(new Option('--section <title>', 'sugar for an empty <section title="..."></section>'))
+    .addOption(new Option('--excalidraw-file <path>', 'a figure of kind excalidraw: the scene file as Excalidraw saves it (.excalidraw), or - for standard input'))
+    .addOption(new Option('--caption <text>', 'with --excalidraw-file: the figure\'s one-line caption'));
 }

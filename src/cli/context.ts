@@ -18,6 +18,8 @@ export interface PayloadOptions {
   question?: string;
   answered?: boolean;
   section?: string;
+  excalidrawFile?: string;
+  caption?: string;
 }
 
 /** Resolve the workspace from `--workspace`, `CANVAS_WORKSPACE`, `OPENCLAW_WORKSPACE`. */
@@ -32,14 +34,14 @@ export function authorOf(o: GlobalOptions): string {
 
 /**
  * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` (open unless
- * `--answered`) or `--section`.
+ * `--answered`), `--section` or `--excalidraw-file` (with an optional `--caption`).
  *
  * @throws CanvasError `USAGE` when none or several are given, or the file cannot be read or is not
  *   a regular file (`-` is standard input); `TOO_LARGE`, `BAD_ENCODING` (docs/cli.md "Payload files")
  */
 export function payloadOf(o: PayloadOptions): PayloadInput {
-  const given = (['xml', 'xmlFile', 'text', 'question', 'section'] as const).filter((k) => o[k] !== undefined);
-  const flags = '--xml, --xml-file, --text, --question or --section';
+  const given = (['xml', 'xmlFile', 'text', 'question', 'section', 'excalidrawFile'] as const).filter((k) => o[k] !== undefined);
+  const flags = '--xml, --xml-file, --text, --question, --section or --excalidraw-file';
   if (given.length !== 1) {
     throw new CanvasError(
       'USAGE',
@@ -49,6 +51,13 @@ export function payloadOf(o: PayloadOptions): PayloadInput {
   }
   if (o.answered && o.question === undefined) {
     throw new CanvasError('USAGE', '--answered marks a --question payload', 'for example --question "Who owns it?" --answered');
+  }
+  if (o.caption !== undefined && o.excalidrawFile === undefined) {
+    throw new CanvasError('USAGE', '--caption goes with --excalidraw-file', 'for example --excalidraw-file sketch.excalidraw --caption "The services"; other figures carry caption="..." in --xml');
+  }
+  if (o.excalidrawFile !== undefined) {
+    const excalidraw = readInputFile(o.excalidrawFile, '--excalidraw-file');
+    return o.caption === undefined ? { excalidraw } : { excalidraw, caption: o.caption };
   }
   if (o.xml !== undefined) return { xml: o.xml };
   if (o.xmlFile !== undefined) return { xml: readInputFile(o.xmlFile, '--xml-file') };

@@ -17,6 +17,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'canvas insert fix-login --into root --question "Is the timeout in the proxy or the app?" --base <sha> --why "nobody knows yet"',
     'canvas insert fix-login --after b7qa --xml \'<list><item>proxy</item><item>app</item></list>\' --base <sha> --why "the suspects"',
     'canvas insert fix-login --into s1 --xml-file table.xml --base <sha> --why "the options compared"',
+    'canvas insert fix-login --into root --excalidraw-file sketch.excalidraw --caption "The services" --base <sha> --why "as drawn on Monday"',
   ],
   replace: [
     'canvas replace fix-login b7qa --text "The proxy: its idle timeout is 30 s." --base <sha> --why "measured at 30 s"',
@@ -40,7 +41,11 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: ['canvas import fix-login --markdown decision.md --why "the decision record, moved here"'],
   build: ['canvas build --out site', 'canvas build --out site --ledger fix-login'],
   mcp: ['canvas mcp --as "agent | step:plan" --workspace ~/ws'],
-  render: ['canvas render fix-login -o page.html', 'canvas render fix-login --format comment -o -'],
+  render: [
+    'canvas render fix-login -o page.html',
+    'canvas render fix-login --format comment -o -',
+    'canvas render fix-login --figure k2d9 --format excalidraw -o sketch.excalidraw   # open it in Excalidraw',
+  ],
   prompt: ['canvas prompt fix-login --edits 5'],
   publish: ['canvas publish fix-login --row-body row.md --comment-url <url>', 'canvas publish fix-login --row-body - --recording <url> --dry-run < row.md'],
   check: ['canvas check fix-login --dry-run'],
@@ -55,12 +60,12 @@ export const VOCABULARY: ReadonlyArray<readonly [element: string, example: strin
   ['list', '<list ordered="true"><item>measure</item><item>fix</item></list>   (ordered="true" is optional)'],
   ['table', '<table><row><cell>option</cell><cell>cost</cell></row><row><cell>raise it</cell><cell>1 day</cell></row></table>'],
   ['link', '<link href="https://example.org/runbook">the runbook</link>'],
-  ['figure', '<figure kind="mermaid" caption="the path">graph LR; proxy-->app</figure>   (kind: diagram, mermaid or svg)'],
+  ['figure', '<figure kind="mermaid" caption="the path">graph LR; proxy-->app</figure>   (kind: diagram, mermaid, svg or excalidraw)'],
   ['section', '<section title="Decisions"></section>   (born empty; insert its nodes --into it)'],
 ];
 
 const PLACE = 'Place: exactly one of --after <node> (its next sibling) or --into <section id|root> (its first child).';
-const PAYLOAD = 'Payload: exactly one of --xml FRAGMENT, --xml-file PATH (- for standard input), --text S, --question S [--answered], --section TITLE.';
+const PAYLOAD = 'Payload: exactly one of --xml FRAGMENT, --xml-file PATH (- for standard input), --text S, --question S [--answered], --section TITLE, --excalidraw-file PATH [--caption C].';
 
 /** What a node edit requires, by command: the place and the payload. */
 const REQUIRES: Readonly<Record<string, readonly string[]>> = {

@@ -40,7 +40,7 @@ const xmlArg = z
   .string()
   .optional()
   .describe(
-    'The node as one XML fragment without id and v, for example <text>We ship on Friday.</text>, <list><item>a</item><item>b</item></list>, <question>Who owns it?</question>. Give exactly one of `xml`, `text`, `question`, `section`.',
+    'The node as one XML fragment without id and v, for example <text>We ship on Friday.</text>, <list><item>a</item><item>b</item></list>, <question>Who owns it?</question>. A figure is <figure kind="diagram|mermaid|svg|excalidraw">: an Excalidraw scene is its .excalidraw file\'s JSON as the figure\'s text, escaped as XML (& as &amp;, < as &lt;). Give exactly one of `xml`, `text`, `question`, `section`.',
   );
 
 /** Payload sugar: a text node. */

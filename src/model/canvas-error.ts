@@ -43,6 +43,10 @@ export type ErrorCode =
   | 'UNSAFE_SVG'
   | 'SVG_SANITIZER_UNAVAILABLE'
   | 'DIAGRAM_SYNTAX'
+  | 'SCENE_JSON'
+  | 'SCENE_INVALID'
+  | 'SCENE_LIMIT'
+  | 'UNSAFE_SCENE'
   | 'NO_ROLE'
   | 'ROLE_TOO_LOW'
   | 'LAST_OWNER'
@@ -115,6 +119,10 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   UNSAFE_SVG: 'rejected',
   SVG_SANITIZER_UNAVAILABLE: 'internal',
   DIAGRAM_SYNTAX: 'rejected',
+  SCENE_JSON: 'rejected',
+  SCENE_INVALID: 'rejected',
+  SCENE_LIMIT: 'rejected',
+  UNSAFE_SCENE: 'rejected',
   NO_ROLE: 'no-role',
   ROLE_TOO_LOW: 'rejected',
   LAST_OWNER: 'rejected',

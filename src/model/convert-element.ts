@@ -3,6 +3,8 @@
 // text, container children) and nothing outside parsing uses those.
 import type { Element as XastElement, ElementContent } from 'xast';
 import { CanvasError } from './canvas-error.js';
+import { layoutJson } from './excalidraw/layout-json.js';
+import { scanJson } from './excalidraw/scan-json.js';
 import { DOC_CONTROL, LONE_SURROGATE, NODE_ID, SVG_NS, VERSION, XML_NONCHAR } from './patterns.js';
 import { type CanvasNode, type FigureKind, type FigureNode, type LinkNode, type ListNode, NODE_TYPES, type NodeType, type QuestionNode, type SectionNode, type TableNode, type TextNode } from './types.js';
 
@@ -294,10 +296,10 @@ function convertTable(el: XastElement, { path, id, v }: Place): TableNode {
 }
 
 /** A figure: its kind, a one-line caption, and its source text or exactly one `svg` element. */
-function convertFigure(el: XastElement, { path, id, v, a }: Place): FigureNode {
+function convertFigure(el: XastElement, { path, ctx, top, id, v, a }: Place): FigureNode {
   const kind = a.kind as FigureKind;
-  if (kind !== 'diagram' && kind !== 'mermaid' && kind !== 'svg') {
-    throw schemaError(path, `kind="${a.kind}": the kinds are diagram, mermaid and svg`, 'set kind to diagram, mermaid or svg');
+  if (kind !== 'diagram' && kind !== 'mermaid' && kind !== 'svg' && kind !== 'excalidraw') {
+    throw schemaError(path, `kind="${a.kind}": the kinds are diagram, mermaid, svg and excalidraw`, 'set kind to diagram, mermaid, svg or excalidraw');
   }
   const caption = a.caption;
   if (caption !== undefined && (isBlank(caption) || caption.includes('\n'))) {
@@ -322,6 +324,9 @@ function convertFigure(el: XastElement, { path, id, v, a }: Place): FigureNode {
   }
   const source = leafText(el, path);
   if (isBlank(source)) throw schemaError(path, `a ${kind} figure needs its source text`, 'write the source inside <figure>');
+  // A writer's scene is laid out in canonical whitespace (docs/excalidraw.md, "The stored form");
+  // a stored one is read as it is, and the write-time check refuses one that is not canonical.
+  if (kind === 'excalidraw' && ctx.mode === 'payload' && top) return { ...base, source: layoutJson(scanJson(source)) };
   return { ...base, source };
 }
 

@@ -1,4 +1,5 @@
 import { CanvasError } from './canvas-error.js';
+import { scenePayload } from './excalidraw/scene-payload.js';
 import { parsePayload } from './parse-payload.js';
 import { checkInputSize, checkNodeSize } from './size-limits.js';
 import { DOC_CONTROL, LONE_SURROGATE, XML_NONCHAR } from './patterns.js';
@@ -8,11 +9,17 @@ import type { NodePayload } from './types.js';
  * A payload as a writer gives it (docs/cli.md): one XML fragment, or the sugar of
  * `--text`, `--question` and `--section TITLE`. A question is open unless `answered` is true
  * (`--answered`), so replacing an answered question re-opens it only when asked to (docs/cli.md,
- * "Payload").
+ * "Payload"). An `excalidraw` payload is a scene file's text, stored as a figure of that kind with
+ * an optional one-line caption (docs/excalidraw.md).
  */
-export type PayloadInput = { xml: string } | { text: string } | { question: string; answered?: boolean | undefined } | { section: string };
+export type PayloadInput =
+  | { xml: string }
+  | { text: string }
+  | { question: string; answered?: boolean | undefined }
+  | { section: string }
+  | { excalidraw: string; caption?: string | undefined };
 
-const KEYS = ['xml', 'text', 'question', 'section'] as const;
+const KEYS = ['xml', 'text', 'question', 'section', 'excalidraw'] as const;
 
 /**
  * Check and normalize the words of a sugar payload: line ends normalized as XML does (CRLF and CR
@@ -43,12 +50,13 @@ export function checkWords(value: string, label: string, path: string): string {
  * Turn a writer's payload into a node payload (no id, no v).
  *
  * @param input - exactly one of `{xml}` (a fragment), `{text}`, `{question}` (with `answered`,
- *   default false: open), `{section}`, a string
+ *   default false: open), `{section}`, `{excalidraw}` (a scene's text, with `caption`), a string
  * @returns the checked payload
  * @throws CanvasError `USAGE` (not exactly one of the four, or not a string; an `answered` that
  *   is not a boolean or comes with another payload), `TOO_LARGE` (longer
  *   than the input limit of docs/canonical.md "Size limits"), `XML_PARSE`, `UNSAFE_XML`,
- *   `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`, `TOO_LARGE` (a node of more than the node limit)
+ *   `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `SCHEMA`, `TOO_LARGE` (a node of more than the node limit);
+ *   for a scene `SCENE_JSON`, `SCENE_INVALID`, `SCENE_LIMIT`, `UNSAFE_SCENE` (docs/excalidraw.md)
  */
 export function payloadFromInput(input: PayloadInput): NodePayload {
   const given = input !== null && typeof input === 'object' ? KEYS.filter((k) => k in input) : [];
@@ -58,12 +66,21 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
       'USAGE',
       given.length === 1
         ? `the ${given[0]} payload is not a string`
-        : `a payload is exactly one of xml, text, question or section${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
+        : `a payload is exactly one of xml, text, question, section or excalidraw${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
       'for example --text "We ship on Friday." (the library: { text: "We ship on Friday." })',
       { given },
     );
   }
   const answered = (input as { answered?: unknown }).answered;
+  const caption = (input as { caption?: unknown }).caption;
+  if (caption !== undefined && (given[0] !== 'excalidraw' || typeof caption !== 'string')) {
+    throw new CanvasError(
+      'USAGE',
+      given[0] !== 'excalidraw' ? `caption goes with an excalidraw payload, not a ${given[0]} payload (give other figures as xml)` : 'caption is a string',
+      'for example --excalidraw-file sketch.excalidraw --caption "The services" (the library: { excalidraw: text, caption: "The services" })',
+      { given },
+    );
+  }
   if (answered !== undefined && (given[0] !== 'question' || typeof answered !== 'boolean')) {
     throw new CanvasError(
       'USAGE',
@@ -74,12 +91,22 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
   }
   // Refused before parsing: a payload longer than a whole canvas cannot become a node of one.
   checkInputSize(value.length, `the ${given[0]} payload`, 'characters');
-  const payload = nodeOf(given[0]!, value, answered === true);
+  const payload = given[0] === 'excalidraw'
+      ? scenePayload(checkWords(value, 'the scene (excalidraw)', '/figure'), captionOf(caption as string | undefined))
+      : nodeOf(given[0] as Exclude<(typeof KEYS)[number], 'excalidraw'>, value, answered === true);
   checkNodeSize(payload);
   return payload;
 }
 
-function nodeOf(key: (typeof KEYS)[number], value: string, answered: boolean): NodePayload {
+/** A figure caption given beside a payload: one line, not blank (docs/schema.md). */
+function captionOf(caption: string | undefined): string | undefined {
+  if (caption === undefined) return undefined;
+  const line = checkWords(caption, 'the caption (--caption)', '/figure');
+  if (line.includes('\n')) throw new CanvasError('SCHEMA', 'a caption (--caption) is one line', 'shorten the caption to one line', { path: '/figure' });
+  return line;
+}
+
+function nodeOf(key: Exclude<(typeof KEYS)[number], 'excalidraw'>, value: string, answered: boolean): NodePayload {
   switch (key) {
     case 'xml':
       return parsePayload(value);

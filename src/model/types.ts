@@ -13,8 +13,8 @@ export const NODE_TYPES = ['section', 'text', 'list', 'table', 'figure', 'link',
 /** A node type: one of {@link NODE_TYPES}. */
 export type NodeType = (typeof NODE_TYPES)[number];
 
-/** The three figure kinds (`docs/schema.md`; drawn as `docs/projections.md`, "The page", says). */
-export type FigureKind = 'diagram' | 'mermaid' | 'svg';
+/** The four figure kinds (`docs/schema.md`; drawn as `docs/projections.md`, "The page", says). */
+export type FigureKind = 'diagram' | 'mermaid' | 'svg' | 'excalidraw';
 
 /** A `section`: the only container; holds nodes, a section inside a section holds no section. */
 export interface SectionNode {
@@ -51,14 +51,17 @@ export interface TableNode {
   rows: string[][];
 }
 
-/** A `figure`: diagram or Mermaid source text, or exactly one SVG element. */
+/** A `figure`: diagram or Mermaid source text, an Excalidraw scene's JSON text, or exactly one SVG element. */
 export interface FigureNode {
   type: 'figure';
   id: string;
   v: number;
   kind: FigureKind;
   caption?: string;
-  /** Source text for `diagram` and `mermaid`; empty for `svg`. */
+  /**
+   * Source text for `diagram` and `mermaid`; for `excalidraw` the scene's JSON in canonical
+   * whitespace (`docs/excalidraw.md`, "The stored form"); empty for `svg`.
+   */
   source: string;
   /** The one `svg` element (SVG namespace) for `svg`, whitespace between elements removed. */
   svg?: XastElement;

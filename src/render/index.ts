@@ -5,6 +5,8 @@
  */
 export { renderComment } from './comment/render-comment.js';
 export { type DrawDiagramOptions, drawDiagram } from './figures/draw-diagram.js';
+export { type DrawExcalidrawOptions, drawExcalidraw } from './figures/draw-excalidraw.js';
+export { exportScene } from './figures/excalidraw-export.js';
 export { drawFigures, type FigureDrawings } from './figures/draw-figures.js';
 export { type SanitizeSvgOptions, sanitizeSvg } from './figures/sanitize-svg.js';
 export { type PageAssets, preparePage } from './html/prepare-page.js';

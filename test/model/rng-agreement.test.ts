@@ -56,6 +56,7 @@ const valid: Record<string, string> = {
   link: c('<link id="k1" v="1" href="https://example.org/?a=1&amp;b=2">site</link>'),
   'link with odd scheme': c('<link id="k1" v="1" href="javascript:alert(1)">x</link>'),
   'diagram figure': c('<figure id="f1" v="1" kind="diagram">diagram 1\nnode a "A"</figure>'),
+  'excalidraw figure with caption': c('<figure id="f1" v="1" kind="excalidraw" caption="sketch">{\n  "type": "excalidraw",\n  "elements": []\n}</figure>'),
   'mermaid figure with caption': c('<figure id="f1" v="1" kind="mermaid" caption="flow">graph TD\n A--&gt;B</figure>'),
   'svg figure': c(`<figure id="f1" v="1" kind="svg"><svg ${SVG} viewBox="0 0 1 1"><rect x="0" y="0" width="1" height="1"/></svg></figure>`),
   'svg with text and xlink': c(
@@ -113,6 +114,7 @@ const invalid: Record<string, string> = {
   'item at the root': c('<item>a</item>'),
   'unknown figure kind': c('<figure id="f1" v="1" kind="png">x</figure>'),
   'figure without kind': c('<figure id="f1" v="1">x</figure>'),
+  'blank excalidraw scene': c('<figure id="f1" v="1" kind="excalidraw">  </figure>'),
   'blank diagram source': c('<figure id="f1" v="1" kind="diagram"> </figure>'),
   'svg figure without svg': c('<figure id="f1" v="1" kind="svg">text</figure>'),
   'svg in the wrong namespace': c('<figure id="f1" v="1" kind="svg"><svg><rect/></svg></figure>'),

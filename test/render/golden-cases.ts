@@ -36,6 +36,9 @@ interface Step {
   text?: string;
   question?: string;
   section?: string;
+  /** insert, replace: an Excalidraw scene file, relative to the case folder, with its caption */
+  excalidrawFile?: string;
+  caption?: string;
   /** Name the id this step minted (open: two names, the problem and the expected value). */
   as?: string | string[];
 }
@@ -59,7 +62,11 @@ function applied(o: Outcome, what: string): { revision: string; node: string | n
   return o;
 }
 
-function payloadOf(step: Step): PayloadInput {
+function payloadOf(step: Step, dir: string): PayloadInput {
+  if (step.excalidrawFile !== undefined) {
+    const excalidraw = readFileSync(join(dir, step.excalidrawFile), 'utf8');
+    return step.caption === undefined ? { excalidraw } : { excalidraw, caption: step.caption };
+  }
   if (step.xml !== undefined) return { xml: step.xml };
   if (step.text !== undefined) return { text: step.text };
   if (step.question !== undefined) return { question: step.question };
@@ -68,7 +75,7 @@ function payloadOf(step: Step): PayloadInput {
 }
 
 /** Run a script through the store's write functions; returns nothing, the workspace holds it. */
-async function runScript(ws: Workspace, script: Script): Promise<void> {
+async function runScript(ws: Workspace, script: Script, dir: string): Promise<void> {
   const names = new Map<string, string>();
   const ref = (v: string | undefined): string | undefined => {
     if (v === undefined || !v.startsWith('$')) return v;
@@ -98,10 +105,10 @@ async function runScript(ws: Workspace, script: Script): Promise<void> {
         r = applied(await abandonCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR }), what);
         break;
       case 'insert':
-        r = applied(await insertNode(ws, { ...common(step, base), after: ref(step.after), into: ref(step.into), payload: payloadOf(step) }), what);
+        r = applied(await insertNode(ws, { ...common(step, base), after: ref(step.after), into: ref(step.into), payload: payloadOf(step, dir) }), what);
         break;
       case 'replace':
-        r = applied(await replaceNode(ws, { ...common(step, base), node: ref(step.node)!, payload: payloadOf(step) }), what);
+        r = applied(await replaceNode(ws, { ...common(step, base), node: ref(step.node)!, payload: payloadOf(step, dir) }), what);
         break;
       case 'remove':
         r = applied(await removeNode(ws, { ...common(step, base), node: ref(step.node)! }), what);
@@ -170,7 +177,7 @@ export function buildCase(name: string): Promise<Snapshot> {
         ? (JSON.parse(readFileSync(scriptFile, 'utf8')) as Script)
         : scriptFromXml(readFileSync(join(dir, 'canvas.xml'), 'utf8'));
       const ws = tempWorkspace(`canvas-golden-${name}-`);
-      await runScript(ws, script);
+      await runScript(ws, script, dir);
       return readSnapshot(ws, { ledger: script.ledger });
     })();
     built.set(name, hit);

@@ -5,7 +5,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/render/comment/render-comment.js';
 import { pageOf } from './page-of.js';
-import { safeHref } from '../../src/render/safe-href.js';
+import { safeHref } from '../../src/model/safe-href.js';
 import { byId, elements, parsePage, textOf } from './page-claims.js';
 import { snapshotOf } from './snapshot-of.js';
 

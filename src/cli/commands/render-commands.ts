@@ -7,7 +7,7 @@ import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 
-type Format = 'html' | 'comment' | 'text';
+type Format = 'html' | 'comment' | 'text' | 'excalidraw';
 
 /** Read a snapshot (the store's snapshot read parses the canvas: imported when a render runs). */
 async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snapshot> {
@@ -30,7 +30,18 @@ async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
       const { renderPrompt } = await import('../../render/text/render-prompt.js');
       return renderPrompt(snapshot);
     }
+    case 'excalidraw':
+      throw new CanvasError('USAGE', '--format excalidraw exports one figure: name it with --figure <id>', `for example canvas render ${snapshot.ledger} --figure <id> --format excalidraw -o sketch.excalidraw`);
   }
+}
+
+/** The one figure `--figure` names, as its format exports it (docs/excalidraw.md, "Export and import"). */
+async function exportFigure(snapshot: Snapshot, figure: string, format: Format): Promise<string> {
+  if (format !== 'excalidraw') {
+    throw new CanvasError('USAGE', `--figure exports one figure as --format excalidraw, not ${format}`, `for example canvas render ${snapshot.ledger} --figure ${figure} --format excalidraw`);
+  }
+  const { exportScene } = await import('../../render/figures/excalidraw-export.js');
+  return exportScene(snapshot.canvas, figure);
 }
 
 function count(flag: string) {
@@ -65,13 +76,18 @@ export function registerRenderCommands(program: Command): void {
     .description('render the canvas at one revision: the HTML page, the Basecamp comment, or the prompt text')
     .argument('<ledger>', 'the ledger id')
     .option('--at <sha>', 'the canvas as it stood at this commit')
-    .addOption(new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt)').choices(['html', 'comment', 'text']).default('html'))
+    .addOption(
+      new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt), excalidraw (one figure\'s scene, with --figure)')
+        .choices(['html', 'comment', 'text', 'excalidraw'])
+        .default('html'),
+    )
+    .option('--figure <id>', 'with --format excalidraw: the figure whose scene to print, to save as a .excalidraw file')
     .option('-o, --output <file>', 'write to FILE (atomically) instead of stdout; - is stdout')
-    .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; output?: string }) => {
+    .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; figure?: string; output?: string }) => {
       const ws = workspaceOf(o);
       const snapshot = await snapshotOf(ws, { ledger, at: o.at });
-      const content = await renderAs(snapshot, o.format);
-      await emit(ws, o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format }, content);
+      const content = o.figure === undefined ? await renderAs(snapshot, o.format) : await exportFigure(snapshot, o.figure, o.format);
+      await emit(ws, o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format, ...(o.figure === undefined ? {} : { figure: o.figure }) }, content);
     });
 
   withGlobal(program.command('prompt'))

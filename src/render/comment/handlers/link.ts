@@ -1,6 +1,6 @@
 import type { PhrasingContent, RootContent } from 'mdast';
 import type { LinkNode } from '../../../model/types.js';
-import { safeHref } from '../../safe-href.js';
+import { safeHref } from '../../../model/safe-href.js';
 import type { CommentContext } from '../comment-context.js';
 import { crossingParagraph } from '../crossing-paragraph.js';
 

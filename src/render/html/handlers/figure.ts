@@ -30,14 +30,14 @@ function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
 }
 
 /**
- * Render a figure (`docs/projections.md`, "The page"): a `diagram` or `svg` as the drawing made by
+ * Render a figure (`docs/projections.md`, "The page"): a `diagram`, `excalidraw` or `svg` as the drawing made by
  * `drawFigures`, a `mermaid` source as `<pre class="mermaid">` for the pinned module. A figure that
  * could not be drawn shows its source and why, and the rest of the page still renders.
  *
  * @param node - the figure node
  * @param ctx - the page context (its `figures`)
  * @returns `<figure class="node figure" id>` with a caption naming the kind
- * @throws CanvasError `USAGE` when a `diagram` or `svg` figure has no entry in `ctx.figures`
+ * @throws CanvasError `USAGE` when a `diagram`, `excalidraw` or `svg` figure has no entry in `ctx.figures`
  */
 export function figure(node: FigureNode, ctx: PageContext): Element {
   const caption = node.caption ? [h('span', { className: ['figure-kind'] }, `${figureLabel(node.kind)}:`), ' ', node.caption] : [figureLabel(node.kind)];

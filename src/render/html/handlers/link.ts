@@ -1,7 +1,7 @@
 import type { Element } from 'hast';
 import { h } from 'hastscript';
 import type { LinkNode } from '../../../model/types.js';
-import { safeHref } from '../../safe-href.js';
+import { safeHref } from '../../../model/safe-href.js';
 import { crossingNote } from '../crossing-note.js';
 import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';

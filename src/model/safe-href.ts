@@ -54,6 +54,17 @@ function schemeOf(s: string): string | null {
 }
 
 /**
+ * The scheme an href names as a browser would judge it (decoded, whitespace and controls removed,
+ * case-folded), or null when it names none (a relative reference such as `example.com/x`).
+ *
+ * @param href - the href as stored
+ * @returns the lower-cased scheme without its colon, or null
+ */
+export function judgedScheme(href: string): string | null {
+  return schemeOf(decodeAll(href.replace(EDGES, '')).replace(SPACE_OR_CONTROL, '').toLowerCase());
+}
+
+/**
  * Judge a link's href (`docs/projections.md`, "What all three say"): only `http`, `https` and
  * `mailto` become anchors. The scheme is judged after decoding character references and
  * percent-escapes, removing whitespace and control characters, and case-folding; and the href as
@@ -67,8 +78,7 @@ function schemeOf(s: string): string | null {
  */
 export function safeHref(href: string): string | null {
   const trimmed = href.replace(EDGES, '');
-  const judged = decodeAll(trimmed).replace(SPACE_OR_CONTROL, '').toLowerCase();
-  const scheme = schemeOf(judged);
+  const scheme = judgedScheme(href);
   if (scheme === null || !(ALLOWED as readonly string[]).includes(scheme)) return null;
   if (schemeOf(trimmed.toLowerCase()) !== scheme) return null;
   if (trimmed.length === scheme.length + 1) return null;
