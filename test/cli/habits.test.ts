@@ -214,6 +214,10 @@ describe('help', () => {
     const elements = VOCABULARY.map(([element]) => element);
     expect([...elements].sort()).toEqual([...NODE_TYPES].sort());
     for (const [element, example] of VOCABULARY) expect(parsePayload(example.split('   (')[0]!).type, element).toBe(element);
+    // The figure's line names every kind the model has.
+    const union = /export type FigureKind = ([^;]+);/.exec(readFileSync(join(ROOT, 'src/model/types.ts'), 'utf8'))![1]!;
+    const figure = VOCABULARY.find(([element]) => element === 'figure')![1];
+    for (const kind of union.split('|').map((k) => k.trim().replace(/'/g, ''))) expect(figure, kind).toContain(kind);
   });
 
   it('canvas help <command> is that command\'s help; an unknown topic is USAGE', async () => {
