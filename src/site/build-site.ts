@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
+import { indexEntryOf } from '../render/html/index-entry.js';
 import type { IndexEntry } from '../render/html/render-index.js';
-import { indexNodes } from '../model/index-nodes.js';
 import { listCanvases } from '../store/list-canvases.js';
 import { canvasFilesAt } from '../store/rebuild-canvas-refs.js';
 import { readSnapshot } from '../store/read-snapshot.js';
@@ -175,18 +175,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
             'prompt.txt': renderers.renderPrompt(snapshot, {}),
           };
           for (const [name, content] of Object.entries(files)) site.write(`${ledger}/${name}`, content);
-          const questions = [...indexNodes(snapshot.canvas).values()].filter((e) => e.node.type === 'question');
-          const last = snapshot.lastEdit;
-          manifest.entries[ledger] = {
-            ledger,
-            revision,
-            openQuestions: questions.filter((q) => q.node.type === 'question' && !q.node.answered).length,
-            questions: questions.length,
-            nodes: indexNodes(snapshot.canvas).size,
-            lastEdit: last ? { date: last.date, author: last.author, op: last.op, reason: last.reason } : null,
-            ending: snapshot.ending ? { kind: snapshot.ending.kind, commit: snapshot.ending.commit, reason: snapshot.ending.reason, editedSince: snapshot.ending.editedSince } : null,
-            files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, hash(c)])),
-          };
+          manifest.entries[ledger] = { ...indexEntryOf(snapshot), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, hash(c)])) };
           report.built.push(ledger);
         } catch (e) {
           const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');

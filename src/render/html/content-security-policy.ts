@@ -10,6 +10,11 @@ function textOf(el: Element): string {
   return el.children.map((c) => (c.type === 'text' ? c.value : '')).join('');
 }
 
+/** A path on the page's own origin (`/x`, never `//host/x`). */
+function sameOrigin(v: unknown): boolean {
+  return typeof v === 'string' && v.startsWith('/') && !v.startsWith('//');
+}
+
 function walk(node: Root | RootContent, visit: (el: Element) => void): void {
   if (node.type === 'element') visit(node);
   if ('children' in node) for (const c of node.children) walk(c, visit);
@@ -23,7 +28,9 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
  * Mermaid figure: the hash of the inline start-up module, the pinned entry URL and its pinned chunk
  * folder, and then `style-src 'unsafe-inline'`, because Mermaid injects styles that cannot be
  * hashed ahead of time (a hash in the same directive would switch `'unsafe-inline'` off).
- * `base-uri` and `form-action` are closed too (`default-src` does not cover them).
+ * `base-uri` and `form-action` are closed too (`default-src` does not cover them). A page served
+ * live (docs/serve.md, "The pages") loads the server's own script and stylesheet by path: they
+ * are admitted as `'self'`, and the script may then talk to its server (`connect-src 'self'`).
  *
  * @param tree - the finished page, without the CSP meta
  * @param options - `mermaid`: whether the page loads the Mermaid module
@@ -34,7 +41,11 @@ export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean })
   const attrHashes = new Set<string>();
   const scriptHashes = new Set<string>();
   let dataImages = false;
+  let selfScript = false;
+  let selfStyle = false;
   walk(tree, (el) => {
+    if (el.tagName === 'script' && sameOrigin(el.properties.src)) selfScript = true;
+    if (el.tagName === 'link' && sameOrigin(el.properties.href) && String(el.properties.rel) === 'stylesheet') selfStyle = true;
     if (el.tagName === 'style') styleHashes.add(sha256(textOf(el)));
     if (el.tagName === 'script' && el.properties.src === undefined) scriptHashes.add(sha256(textOf(el)));
     const style = el.properties.style;
@@ -45,15 +56,18 @@ export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean })
     }
   });
   const directives = ["default-src 'none'"];
+  const self = (on: boolean) => (on ? ["'self'"] : []);
   if (options.mermaid) {
-    directives.push("style-src 'unsafe-inline'");
-  } else if (styleHashes.size > 0 || attrHashes.size > 0) {
-    const sources = [...[...styleHashes].sort()];
+    directives.push(["style-src", ...self(selfStyle), "'unsafe-inline'"].join(' '));
+  } else if (styleHashes.size > 0 || attrHashes.size > 0 || selfStyle) {
+    const sources = [...self(selfStyle), ...[...styleHashes].sort()];
     if (attrHashes.size > 0) sources.push("'unsafe-hashes'", ...[...attrHashes].sort());
     directives.push(`style-src ${sources.join(' ')}`);
   }
   if (dataImages) directives.push('img-src data:');
-  if (options.mermaid) directives.push(`script-src ${[...scriptHashes].sort().join(' ')} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`.replace(/ {2,}/g, ' '));
+  const scripts = [...self(selfScript), ...[...scriptHashes].sort(), ...(options.mermaid ? [MERMAID_PIN.url, MERMAID_PIN.chunks] : [])];
+  if (scripts.length > 0) directives.push(`script-src ${scripts.join(' ')}`);
+  if (selfScript) directives.push("connect-src 'self'");
   directives.push("base-uri 'none'", "form-action 'none'");
   return directives.join('; ');
 }

@@ -8,6 +8,7 @@ import type { FigureDrawings } from '../figures/draw-figures.js';
 import { MERMAID_PIN } from '../figures/mermaid-pin.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { headElements } from './head-elements.js';
+import { type LiveAssets, liveElements } from './live-assets.js';
 import type { PageContext } from './page-context.js';
 import { pageHeader } from './page-header.js';
 import { questionIndex } from './question-index.js';
@@ -25,6 +26,8 @@ export interface PageOptions {
   figures?: FigureDrawings | undefined;
   /** The page title; default `<ledger> · canvas`. */
   title?: string | undefined;
+  /** For a page `canvas serve` serves: its script and stylesheet (docs/serve.md); default none. */
+  live?: LiveAssets | undefined;
 }
 
 const NO_FIGURES: FigureDrawings = new Map();
@@ -100,6 +103,7 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
       h('script', { type: 'module' }, MERMAID_PIN.init),
     );
   }
+  head.push(...liveElements(options.live));
   const html = h('html', { lang: 'en' }, [
     h('head', head),
     h('body', [

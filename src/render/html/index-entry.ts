@@ -1,0 +1,25 @@
+import { indexNodes } from '../../model/index-nodes.js';
+import type { Snapshot } from '../../model/snapshot.js';
+import type { IndexEntry } from './render-index.js';
+
+/**
+ * A canvas's line on the index (docs/site.md): its questions, nodes, last edit and latest
+ * ending, from its snapshot. Written once for `canvas build` and `canvas serve`.
+ *
+ * @param snapshot - the canvas at its revision
+ * @returns the entry
+ */
+export function indexEntryOf(snapshot: Snapshot): IndexEntry {
+  const nodes = [...indexNodes(snapshot.canvas).values()];
+  const questions = nodes.filter((e) => e.node.type === 'question');
+  const last = snapshot.lastEdit;
+  return {
+    ledger: snapshot.ledger,
+    revision: snapshot.revision,
+    openQuestions: questions.filter((q) => q.node.type === 'question' && !q.node.answered).length,
+    questions: questions.length,
+    nodes: nodes.length,
+    lastEdit: last ? { date: last.date, author: last.author, op: last.op, reason: last.reason } : null,
+    ending: snapshot.ending ? { kind: snapshot.ending.kind, commit: snapshot.ending.commit, reason: snapshot.ending.reason, editedSince: snapshot.ending.editedSince } : null,
+  };
+}
