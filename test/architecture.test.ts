@@ -43,9 +43,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   publish: ['model', 'store', 'render'],
   check: ['model', 'store', 'render'],
   import: ['model', 'store', 'render'],
+  serve: ['model', 'store', 'render'],
   mcp: ['model', 'store', 'render', 'site', 'publish', 'check', 'import'],
-  cli: ['model', 'store', 'render', 'site', 'publish', 'check', 'import', 'mcp'],
-  'index.ts': ['model', 'store', 'render', 'site', 'publish', 'check', 'import', 'mcp', 'cli'],
+  cli: ['model', 'store', 'render', 'site', 'publish', 'check', 'import', 'serve', 'mcp'],
+  'index.ts': ['model', 'store', 'render', 'site', 'publish', 'check', 'import', 'serve', 'mcp', 'cli'],
 };
 
 /** The files of src/ a file imports, as paths relative to src/ (`.js` specifiers as written). */

@@ -15,6 +15,7 @@ export const COMMAND_GROUP_NAMES = {
   render: ['render', 'prompt'],
   publish: ['publish'],
   check: ['check'],
+  serve: ['serve'],
   completion: ['completion', 'complete'],
   help: ['help'],
 } as const satisfies Record<string, readonly string[]>;

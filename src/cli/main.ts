@@ -5,6 +5,7 @@ import { readPackageVersion } from '../store/read-package-version.js';
 import { COMMAND_GROUP_NAMES, type CommandGroup } from './command-names.js';
 import { registerAccessCommands } from './commands/access-commands.js';
 import { registerBuildCommand } from './commands/build-command.js';
+import { registerServeCommand } from './commands/serve-command.js';
 import { registerCheckCommand } from './commands/check-command.js';
 import { registerCompletionCommands } from './commands/completion-command.js';
 import { registerHelpCommand } from './commands/help-command.js';
@@ -32,12 +33,13 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   render: registerRenderCommands,
   publish: registerPublishCommand,
   check: registerCheckCommand,
+  serve: registerServeCommand,
   completion: (program) => registerCompletionCommands(program, () => buildProgram(undefined, 'completion')),
   help: (program) => registerHelpCommand(program, () => buildProgram()),
 };
 
-/** Commands whose standard output is a protocol: `--quiet` drops their notices only. */
-const STDOUT_IS_PROTOCOL = new Set(['mcp']);
+/** Commands whose standard output is a protocol (serve's is its URL): `--quiet` drops their notices only. */
+const STDOUT_IS_PROTOCOL = new Set(['mcp', 'serve']);
 
 /**
  * Every group of commands with the names it registers. A run that names a command registers only

@@ -76,7 +76,10 @@ export type ErrorCode =
   | 'CHECK_MODEL_TIMEOUT'
   | 'CHECK_MODEL_FAILED'
   | 'CHECK_BAD_REPLY'
-  | 'CHECK_UNKNOWN_NODES';
+  | 'CHECK_UNKNOWN_NODES'
+  | 'SERVE_FORBIDDEN'
+  | 'SERVE_BAD_REQUEST'
+  | 'SERVE_UNAVAILABLE';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
 export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply' | 'partial';
@@ -153,6 +156,9 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   CHECK_MODEL_FAILED: 'model',
   CHECK_BAD_REPLY: 'reply',
   CHECK_UNKNOWN_NODES: 'reply',
+  SERVE_FORBIDDEN: 'rejected',
+  SERVE_BAD_REQUEST: 'rejected',
+  SERVE_UNAVAILABLE: 'internal',
 };
 
 /** Every code, sorted; `docs/errors.md` documents each one (a test checks). */

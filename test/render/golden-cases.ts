@@ -162,6 +162,21 @@ function scriptFromXml(xml: string): Script {
 const built = new Map<string, Promise<Snapshot>>();
 
 /**
+ * Make one case's canvas in a given workspace (the served workspace of the live tab's tests).
+ *
+ * @param ws - the workspace
+ * @param name - the case folder under snapshots/
+ * @returns the case's ledger id
+ */
+export async function buildCaseIn(ws: Workspace, name: string): Promise<string> {
+  const dir = join(SNAPSHOTS, name);
+  const scriptFile = join(dir, 'script.json');
+  const script = existsSync(scriptFile) ? (JSON.parse(readFileSync(scriptFile, 'utf8')) as Script) : scriptFromXml(readFileSync(join(dir, 'canvas.xml'), 'utf8'));
+  await runScript(ws, script, dir);
+  return script.ledger;
+}
+
+/**
  * Build one case in a fresh workspace and read its snapshot (once per process).
  *
  * @param name - the case folder under snapshots/
@@ -171,14 +186,8 @@ export function buildCase(name: string): Promise<Snapshot> {
   let hit = built.get(name);
   if (!hit) {
     hit = (async () => {
-      const dir = join(SNAPSHOTS, name);
-      const scriptFile = join(dir, 'script.json');
-      const script = existsSync(scriptFile)
-        ? (JSON.parse(readFileSync(scriptFile, 'utf8')) as Script)
-        : scriptFromXml(readFileSync(join(dir, 'canvas.xml'), 'utf8'));
       const ws = tempWorkspace(`canvas-golden-${name}-`);
-      await runScript(ws, script, dir);
-      return readSnapshot(ws, { ledger: script.ledger });
+      return readSnapshot(ws, { ledger: await buildCaseIn(ws, name) });
     })();
     built.set(name, hit);
   }

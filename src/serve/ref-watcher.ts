@@ -1,0 +1,140 @@
+import { existsSync, type FSWatcher, watch } from 'node:fs';
+import { join } from 'node:path';
+import { listCanvases } from '../store/list-canvases.js';
+import type { Workspace } from '../store/workspace.js';
+
+/** One canvas whose revision moved (`from` is null for a canvas that is new). */
+export interface RefChange {
+  ledger: string;
+  from: string | null;
+  to: string;
+}
+
+/** Timings of a {@link RefWatcher}, in milliseconds (tests shorten them). */
+interface WatchTimings {
+  /** How long a burst of file events is let settle before the refs are read (default 10). */
+  settleMs?: number | undefined;
+  /** The fallback read of the refs when no file event came (default 5000). */
+  rescanMs?: number | undefined;
+}
+
+/**
+ * The one watcher of a repository's canvas refs (docs/serve.md, "Live"): every open page learns
+ * from it, none polls. It watches the folders git rewrites when a write moves `main` and
+ * `refs/canvas/<ledger>` (`.git/refs/heads`, `.git/refs/canvas`, and `.git` itself for
+ * `packed-refs`), reads the refs once per burst of events (one `git for-each-ref`), and tells
+ * each listener which canvases moved. Reads never overlap: a burst during a read is read after
+ * it. A slow fallback read (every `rescanMs`) covers what a file watch cannot see: a repository
+ * made after the server started, or a watched folder replaced.
+ *
+ * One owner, one lifecycle: {@link RefWatcher.start} once, {@link RefWatcher.close} once.
+ */
+export class RefWatcher {
+  private readonly known = new Map<string, string>();
+  private readonly listeners = new Set<(changes: RefChange[]) => void>();
+  private readonly watchers = new Map<string, FSWatcher>();
+  private settle: NodeJS.Timeout | null = null;
+  private rescan: NodeJS.Timeout | null = null;
+  private reading: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly ws: Workspace,
+    private readonly timings: WatchTimings = {},
+  ) {}
+
+  /** Read the refs once and start watching. */
+  async start(): Promise<void> {
+    for (const c of await listCanvases(this.ws)) this.known.set(c.ledger, c.revision);
+    this.arm();
+    this.rescan = setInterval(() => this.poke(), this.timings.rescanMs ?? 5000);
+    this.rescan.unref();
+  }
+
+  /** Every canvas and its revision, as last read. */
+  revisions(): ReadonlyMap<string, string> {
+    return this.known;
+  }
+
+  /**
+   * Listen for moved refs.
+   *
+   * @returns a function that stops listening
+   */
+  subscribe(listener: (changes: RefChange[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Read the refs now (and tell the listeners), as a file event would. */
+  poke(): void {
+    if (this.closed || this.settle) return;
+    this.settle = setTimeout(() => {
+      this.settle = null;
+      void this.read();
+    }, this.timings.settleMs ?? 10);
+  }
+
+  /** Stop watching; listeners hear nothing more. */
+  close(): void {
+    this.closed = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    if (this.settle) clearTimeout(this.settle);
+    if (this.rescan) clearInterval(this.rescan);
+    this.listeners.clear();
+  }
+
+  /** Watch each folder that exists and is not watched yet (a folder may appear later). */
+  private arm(): void {
+    const git = join(this.ws.repo, '.git');
+    for (const dir of [git, join(git, 'refs', 'heads'), join(git, 'refs', 'canvas')]) {
+      if (this.watchers.has(dir) || !existsSync(dir)) continue;
+      try {
+        const w = watch(dir, () => this.poke());
+        w.on('error', () => {
+          w.close();
+          this.watchers.delete(dir);
+        });
+        this.watchers.set(dir, w);
+      } catch {
+        // Gone between the check and the watch: the fallback read will arm it.
+      }
+    }
+  }
+
+  private read(): Promise<void> {
+    if (this.reading) {
+      this.again = true;
+      return this.reading;
+    }
+    this.reading = (async () => {
+      do {
+        this.again = false;
+        await this.compare();
+      } while (this.again && !this.closed);
+    })().finally(() => {
+      this.reading = null;
+    });
+    return this.reading;
+  }
+
+  private async compare(): Promise<void> {
+    this.arm();
+    let now: Awaited<ReturnType<typeof listCanvases>>;
+    try {
+      now = await listCanvases(this.ws);
+    } catch {
+      return; // a repository mid-write (a lock held): the next event or the fallback reads again
+    }
+    const changes: RefChange[] = [];
+    for (const c of now) {
+      const from = this.known.get(c.ledger) ?? null;
+      if (from !== c.revision) changes.push({ ledger: c.ledger, from, to: c.revision });
+      this.known.set(c.ledger, c.revision);
+    }
+    if (changes.length === 0 || this.closed) return;
+    for (const l of this.listeners) l(changes);
+  }
+}

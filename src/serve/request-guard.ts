@@ -1,0 +1,72 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { CanvasError } from '../model/canvas-error.js';
+
+/** What the guard checks against: the server's own address and secret. */
+export interface GuardOptions {
+  /** The `Host` header a request must carry: the bound host and port, as in the printed URL. */
+  host: string;
+  /** The server's origin (`http://<host>`): a POST's `Origin` must be exactly this. */
+  origin: string;
+  /** The secret printed once in the start URL. */
+  token: string;
+  /** The cookie the secret is kept in (named by port: cookies are not kept apart by port). */
+  cookie: string;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * A refusal of the guard as the page reads it: `{"error": {code, message, hint, data}}`.
+ *
+ * @param c - the request context
+ * @param status - the HTTP status
+ * @param e - the refusal
+ */
+export function refuse(c: Context, status: 400 | 403 | 404 | 405 | 409 | 413 | 415 | 500, e: CanvasError): Response {
+  return c.json({ error: e.toJSON() }, status);
+}
+
+function forbidden(c: Context, rule: 'token' | 'host' | 'origin', message: string, hint: string): Response {
+  return refuse(c, 403, new CanvasError('SERVE_FORBIDDEN', message, hint, { rule }));
+}
+
+/**
+ * The checks every request passes before anything is read or written (docs/serve.md,
+ * "Security"), in this order:
+ *
+ * 1. `Host` names the bound host and port exactly (a page of a rebinding DNS name is refused);
+ * 2. the secret: a `?token=` equal to it is exchanged for an `HttpOnly; SameSite=Strict` cookie
+ *    and the request redirected to the same path without it (so the secret leaves the address
+ *    bar and the history); otherwise the cookie must hold it;
+ * 3. a POST carries an `Origin` equal to the server's own (no CORS: nothing answers a preflight,
+ *    and no response names another origin).
+ *
+ * Body checks (JSON only, a size limit) belong to the write routes.
+ */
+export function requestGuard(options: GuardOptions): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.header('host') !== options.host) {
+      return forbidden(c, 'host', `the Host header ${JSON.stringify(c.req.header('host') ?? '')} is not this server's ${options.host}`, `open the URL canvas serve printed`);
+    }
+    const given = c.req.query('token');
+    if (given !== undefined) {
+      if (!same(given, options.token)) return forbidden(c, 'token', 'the token in the URL is not this server’s', 'open the URL canvas serve printed');
+      setCookie(c, options.cookie, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+      return c.redirect(c.req.path, 303);
+    }
+    const cookie = getCookie(c, options.cookie);
+    if (cookie === undefined || !same(cookie, options.token)) {
+      return forbidden(c, 'token', 'this request does not carry the server’s token', 'open the URL canvas serve printed (it holds the token once)');
+    }
+    if (c.req.method === 'POST' && c.req.header('origin') !== options.origin) {
+      return forbidden(c, 'origin', `a write from origin ${JSON.stringify(c.req.header('origin') ?? '')} is not this server's ${options.origin}`, 'edit from a page this server served');
+    }
+    await next();
+  };
+}

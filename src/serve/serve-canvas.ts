@@ -1,0 +1,117 @@
+// The live canvas tab (docs/serve.md). What is true of it, plainly:
+//
+// - It READS: the index and each canvas page are the pages `canvas build` makes, rendered by the
+//   same renderers from the same snapshot, with one script and one stylesheet of this server
+//   added. One watcher of the repository's refs tells every open page when a canvas moved.
+// - It WRITES ONLY THROUGH THE STORE'S VERBS: an edit in the page is a JSON POST that this server
+//   hands to `insertNode`, `replaceNode`, `removeNode`, `moveNode`, `approveProposal` or
+//   `rejectProposal`, authored as the person who started the server, with the base the page
+//   showed and the reason typed in it; the store checks it as it checks every writer and its
+//   outcome goes back as it is. No code here opens, writes or merges a canvas file.
+// - It is a writer, so it is guarded: 127.0.0.1 unless told otherwise, a secret printed once and
+//   kept in an HttpOnly SameSite=Strict cookie, the Host and Origin checked, no CORS, JSON bodies
+//   with a size limit, and a strict Content-Security-Policy.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import { CanvasError } from '../model/canvas-error.js';
+import type { Workspace } from '../store/workspace.js';
+import { LivePages } from './live-pages.js';
+import { RefWatcher } from './ref-watcher.js';
+import type { GuardOptions } from './request-guard.js';
+import { serveApp } from './serve-app.js';
+
+/** Options of {@link serveCanvas}. */
+export interface ServeOptions {
+  /** The address to bind (default `127.0.0.1`). */
+  host?: string | undefined;
+  /** The port (default 4173; 0 for any free one). */
+  port?: number | undefined;
+  /** Who browser edits are authored as; null or absent: the pages only read. */
+  author?: string | null | undefined;
+  /** The secret; default 32 random bytes (tests pass their own). */
+  token?: string | undefined;
+  /** The watcher's fallback read of the refs, in ms (default 5000). */
+  rescanMs?: number | undefined;
+}
+
+/** A running server. */
+export interface RunningServer {
+  /** The URL to open, holding the secret once: `http://<host>:<port>/?token=<secret>`. */
+  url: string;
+  /** The server's origin, `http://<host>:<port>`. */
+  origin: string;
+  token: string;
+  port: number;
+  /** Stop: end every event stream, stop the watcher, close the listener. */
+  close(): Promise<void>;
+}
+
+function listen(server: ServerType, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new CanvasError('SERVE_UNAVAILABLE', `cannot listen on ${host}:${port}: ${e.code ?? e.message}`, e.code === 'EADDRINUSE' ? 'pass another --port, or --port 0' : 'pass --host 127.0.0.1', {
+          host,
+          port,
+        }),
+      ),
+    );
+    server.once('listening', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+/**
+ * Start `canvas serve` on a workspace (docs/serve.md): bind, read the refs, watch them.
+ *
+ * @param ws - the workspace
+ * @param options - host, port, author, token, rescanMs
+ * @returns the running server, once it listens
+ * @throws CanvasError `SERVE_UNAVAILABLE` (the port is taken, the host is not this machine's)
+ */
+export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const watcher = new RefWatcher(ws, { rescanMs: options.rescanMs });
+  await watcher.start();
+  const streams = new Set<() => void>();
+  // Filled in once the port is known; until then no Host header can match it.
+  const guard: GuardOptions = { host: '', origin: '', token, cookie: '' };
+  const app = serveApp({
+    ws,
+    author: options.author ?? null,
+    guard,
+    watcher,
+    pages: new LivePages(ws),
+    track(end) {
+      streams.add(end);
+      return () => streams.delete(end);
+    },
+  });
+  // Bound first, so port 0 is known; a request before the guard knows the port is refused.
+  const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 4173 });
+  let port: number;
+  try {
+    port = await listen(server, host, options.port ?? 4173);
+  } catch (e) {
+    watcher.close();
+    throw e;
+  }
+  const named = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  Object.assign(guard, { host: named, origin: `http://${named}`, cookie: `canvas-token-${port}` });
+  return {
+    url: `http://${named}/?token=${token}`,
+    origin: `http://${named}`,
+    token,
+    port,
+    async close() {
+      for (const end of streams) end();
+      watcher.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as import('node:http').Server).closeAllConnections?.();
+      });
+    },
+  };
+}
