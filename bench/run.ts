@@ -11,6 +11,7 @@ import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { libraryImport } from './benchmarks/library.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
+import { serveBench } from './benchmarks/serve.js';
 import { siteBuild } from './benchmarks/site.js';
 import { concurrentWriters } from './benchmarks/writers.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
@@ -34,6 +35,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'site', run: siteBuild },
   { key: 'history', run: historyBench },
   { key: 'writers', run: concurrentWriters },
+  { key: 'serve', run: serveBench },
 ];
 
 function tool(cmd: string, argv: string[]): string {
@@ -119,7 +121,7 @@ async function main(): Promise<number> {
         for (const r of Array.isArray(got) ? got : [got]) {
           results.push(r);
           ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
-          if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+          if ((b.key === 'writers' || r.name === 'serve: browser and four CLI writers') && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
         }
       } catch (e) {
         failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
