@@ -72,9 +72,4 @@ export class LivePages {
     const css = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
     return renderIndex(entries, css, LIVE_ASSETS);
   }
-
-  /** Forget pages of canvases that no longer exist. */
-  keepOnly(ledgers: ReadonlySet<string>): void {
-    for (const k of this.pages.keys()) if (!ledgers.has(k)) this.pages.delete(k);
-  }
 }

@@ -1,0 +1,55 @@
+// The one ref watcher of canvas serve (docs/serve.md, "Live"): a write is reported once with the
+// revisions it moved between, a canvas made after the watcher started (in a workspace that had no
+// repository yet) is found by the fallback read, and a closed watcher reports nothing more.
+import { describe, expect, it } from 'vitest';
+import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/node-writes.js';
+import { type RefChange, RefWatcher } from '../../src/serve/ref-watcher.js';
+import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
+
+/** The next batch of changes the watcher reports. */
+function nextChanges(w: RefWatcher): Promise<RefChange[]> {
+  return new Promise((resolve) => {
+    const stop = w.subscribe((changes) => {
+      stop();
+      resolve(changes);
+    });
+  });
+}
+
+describe('RefWatcher', () => {
+  it('finds a canvas made after it started in a workspace with no repository, then reports each write', async () => {
+    const ws = tempWorkspace();
+    const w = new RefWatcher(ws, { rescanMs: 50 });
+    await w.start();
+    try {
+      expect([...w.revisions()]).toEqual([]);
+      const first = nextChanges(w);
+      const c = await createCanvas(ws, { ledger: 'late', why: 'made after the watcher started', author: AUTHOR });
+      if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+      expect(await first).toEqual([{ ledger: 'late', from: null, to: c.revision }]);
+      const second = nextChanges(w);
+      const i = await insertNode(ws, { ledger: 'late', into: 'root', payload: { text: 'Seen.' }, base: c.revision, why: 'a write to see', author: AUTHOR });
+      if (i.outcome !== 'applied') throw new Error(JSON.stringify(i));
+      expect(await second).toEqual([{ ledger: 'late', from: c.revision, to: i.revision }]);
+      expect(w.revisions().get('late')).toBe(i.revision);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('reports nothing after it is closed', async () => {
+    const ws = tempWorkspace();
+    const c = await createCanvas(ws, { ledger: 'quiet', why: 'a canvas', author: AUTHOR });
+    if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+    const w = new RefWatcher(ws, { rescanMs: 20 });
+    await w.start();
+    const heard: RefChange[][] = [];
+    w.subscribe((changes) => heard.push(changes));
+    w.close();
+    await insertNode(ws, { ledger: 'quiet', into: 'root', payload: { text: 'Unheard.' }, base: c.revision, why: 'after close', author: AUTHOR });
+    // Longer than the fallback read and the settling time together: a live watcher would have spoken.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(heard).toEqual([]);
+  });
+});
