@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { CanvasError } from '../model/canvas-error.js';
+import type { FigureKind } from '../model/types.js';
+
+/** Every figure kind (docs/schema.md): a record, so the type check fails when a kind is added. */
+const KINDS: Record<FigureKind, true> = { diagram: true, mermaid: true, svg: true, excalidraw: true };
+const FIGURE_KINDS = Object.keys(KINDS) as [FigureKind, ...FigureKind[]];
 
 /** A node as the page's forms give it: the fields of its type, no id, no `v` (docs/serve.md, "Editing"). */
 const formNode = z.discriminatedUnion('type', [
@@ -9,7 +14,7 @@ const formNode = z.discriminatedUnion('type', [
   z.object({ type: z.literal('list'), items: z.array(z.string()).min(1), ordered: z.boolean() }).strict(),
   z.object({ type: z.literal('table'), rows: z.array(z.array(z.string()).min(2)).min(1) }).strict(),
   z.object({ type: z.literal('link'), href: z.string(), label: z.string() }).strict(),
-  z.object({ type: z.literal('figure'), kind: z.enum(['diagram', 'mermaid', 'svg']), caption: z.string().optional(), source: z.string() }).strict(),
+  z.object({ type: z.literal('figure'), kind: z.enum(FIGURE_KINDS), caption: z.string().optional(), source: z.string() }).strict(),
 ]);
 
 /** A node as a form gives it. */

@@ -334,7 +334,7 @@ function nodeForm(type, node) {
       return { fields: [field('Address (http, https or mailto)', h), field('Label', l)], value: () => ({ type, href: h.value, label: l.value }) };
     }
     case 'figure': {
-      const kind = el('select', {}, ['diagram', 'mermaid', 'svg'].map((k) => el('option', { value: k, text: k })));
+      const kind = el('select', {}, ['diagram', 'mermaid', 'svg', 'excalidraw'].map((k) => el('option', { value: k, text: k })));
       kind.value = node?.kind ?? 'diagram';
       const cap = textInput(node?.caption);
       const src = textArea(node?.kind === 'svg' ? (node?.svgSource ?? '') : (node?.source ?? ''), 8);

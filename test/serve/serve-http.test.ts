@@ -95,6 +95,12 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
     expect([broken.status, JSON.parse(broken.body).error.data.rule]).toEqual([400, 'json']);
     const shape = await post('/demo/_write', { op: 'replace', id: s.ids.text, base, why: 'x', node: { type: 'text', text: 'y' }, xml: '<text>whole</text>' });
     expect([shape.status, JSON.parse(shape.body).error.data.rule]).toEqual([400, 'shape']);
+    // Every figure kind is a shape the page may send (the store then judges the base and content).
+    for (const kind of ['diagram', 'mermaid', 'svg', 'excalidraw']) {
+      const r = JSON.parse((await post('/demo/_write', { op: 'insert', after: s.ids.text, base: 'not-a-sha', why: 'x', node: { type: 'figure', kind, source: 'x' } })).body);
+      expect(r, kind).toMatchObject({ outcome: 'rejected' });
+      expect(r.error, kind).toBeUndefined();
+    }
     const preflight = await rawRequest(s.server.port, 'OPTIONS', '/demo/_write', {
       host: host(),
       origin: 'http://evil.test',
