@@ -1,13 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test files of pure functions and in-process renders (test/model/, test/render/ but for the
+ * browser test) share their worker processes instead of each file starting afresh, which costs
+ * about 0.4 to 0.8 s of CPU a file (docs/architecture.md, "The test suite"). A file there changes
+ * no process state (the environment, mocks, timers) and spawns neither the CLI nor a browser;
+ * every other file runs in a process of its own.
+ */
+const SHARED = ['test/model/**/*.test.ts', 'test/render/*.test.ts', 'test/render/{comment,figures,text}/*.test.ts', 'test/render/html/{node-reasons,render-page}.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    globalSetup: ['test/helpers/global-setup.ts'],
     // CANVAS_TEST_CPU=FILE: each test file appends the CPU time it cost to FILE (docs/architecture.md, "The test suite").
     setupFiles: ['test/helpers/setup-env.ts', ...(process.env.CANVAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [])],
+    projects: [
+      { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
+      { extends: true, test: { name: 'own', include: ['test/**/*.test.ts'], exclude: SHARED, globalSetup: ['test/helpers/global-setup.ts'] } },
+    ],
   },
 });
