@@ -14,6 +14,7 @@ import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerRenderCommands } from './commands/render-commands.js';
+import { registerRemoteCommands } from './commands/remote-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { onRefRepair } from '../store/rebuild-canvas-refs.js';
@@ -26,6 +27,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   write: registerWriteCommands,
   read: registerReadCommands,
   verify: registerVerifyCommand,
+  remote: registerRemoteCommands,
   access: registerAccessCommands,
   import: registerImportCommand,
   build: registerBuildCommand,

@@ -62,6 +62,12 @@ export type ErrorCode =
   | 'OUTPUT_IN_REPOSITORY'
   | 'BAD_OUT_DIR'
   | 'GIT_FAILED'
+  | 'BAD_REMOTE'
+  | 'NO_REMOTE'
+  | 'REMOTE_UNREACHABLE'
+  | 'REMOTE_REFUSED'
+  | 'REMOTE_BUSY'
+  | 'REMOTE_DIVERGED'
   | 'GIT_HELPER_FAILED'
   | 'NO_SPACE'
   | 'INTERNAL'
@@ -141,6 +147,12 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   OUTPUT_IN_REPOSITORY: 'rejected',
   BAD_OUT_DIR: 'rejected',
   GIT_FAILED: 'internal',
+  BAD_REMOTE: 'rejected',
+  NO_REMOTE: 'rejected',
+  REMOTE_UNREACHABLE: 'internal',
+  REMOTE_REFUSED: 'internal',
+  REMOTE_BUSY: 'internal',
+  REMOTE_DIVERGED: 'rejected',
   GIT_HELPER_FAILED: 'internal',
   NO_SPACE: 'internal',
   INTERNAL: 'internal',

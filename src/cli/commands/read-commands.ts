@@ -23,11 +23,16 @@ export function registerReadCommands(program: Command): void {
     .option('--id <node>', 'only this node (repeatable)', collect)
     .option('--type <type>', `only nodes of this type (repeatable): ${TYPES.join(', ')}`, collect)
     .option('--at <sha>', 'the canvas as it stood at this commit')
-    .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string }) => {
+    .option('--fetch', "sync with the shared remote first, so the read is the remote's latest (docs/remote.md)")
+    .action(async (ledger: string, o: GlobalOptions & { id?: string[]; type?: string[]; at?: string; fetch?: boolean }) => {
       for (const t of o.type ?? []) {
         if (!TYPES.includes(t as NodeType)) {
           throw new CanvasError('USAGE', `--type ${t} is not a node type`, `use one of ${TYPES.join(', ')}`);
         }
+      }
+      if (o.fetch) {
+        const { syncWorkspace } = await import('../../store/remote/sync-workspace.js');
+        await syncWorkspace(workspaceOf(o));
       }
       if (o.id || o.type) {
         const { readNodes } = await import('../../store/read-nodes.js');

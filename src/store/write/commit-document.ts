@@ -13,6 +13,7 @@ import { writeCommit } from '../git/write-commit.js';
 import { writeObject } from '../git/write-object.js';
 import { writeTree } from '../git/write-tree.js';
 import { guardOneNode } from '../guard-one-node.js';
+import { pushWrite } from '../remote/push-write.js';
 import { noSpace } from '../no-space.js';
 import type { Applied } from '../outcome.js';
 import { writeWorkingFile } from '../working-file.js';
@@ -66,6 +67,8 @@ export async function commitDocument(
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
+  // With a shared remote the write is applied only once the remote took it (docs/remote.md, "Writes").
+  if (ctx.remote) await pushWrite(ws.repo, ctx.remote, ledger, sha);
   let bothMoved = true;
   try {
     await ctx.refs.move([

@@ -5,6 +5,7 @@ import { checkNodeSize } from '../../model/size-limits.js';
 import type { Canvas, NodePayload } from '../../model/types.js';
 import type { CanvasFacts } from '../canvas-facts.js';
 import type { RefUpdater } from '../git/ref-updater.js';
+import type { RemoteSession } from '../remote/push-write.js';
 import type { RepoReader } from '../repo-reader.js';
 import type { Workspace } from '../workspace.js';
 
@@ -74,6 +75,8 @@ export interface EditContext {
   common: WriteCommon;
   /** The repository's `git update-ref --stdin`, started with the lock if it was not running. */
   refs: RefUpdater;
+  /** The shared remote the write is pushed to before the local refs move, or null (docs/remote.md, "Writes"). */
+  remote: RemoteSession | null;
 }
 
 /**

@@ -11,6 +11,9 @@ import { RefUpdater } from '../git/ref-updater.js';
 import { keepReflogs } from '../keep-reflogs.js';
 import type { Outcome } from '../outcome.js';
 import { withRepoLock } from '../repo-lock.js';
+import { type RemoteSession, StalePush } from '../remote/push-write.js';
+import { busy, pushRounds, reconcile } from '../remote/reconcile.js';
+import { remoteUrl } from '../remote/shared-remote.js';
 import { RepoReader } from '../repo-reader.js';
 import type { Workspace } from '../workspace.js';
 import type { EditContext, PreparedWrite } from './edit-input.js';
@@ -38,54 +41,78 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
     // A repository made before the store kept reflogs, or a clone, starts keeping them now.
     await keepReflogs(ws.repo);
     await markBaseRule(ws.repo);
-    const reader = new RepoReader(ws, { locked: true });
-    // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
-    // "Long-lived git processes"): no idle close can come between taking it and using it.
-    let releaseRefs = () => {};
-    try {
-      // Both refs are asked for at once; git update-ref starts (unless running) while they are read.
-      const mainRead = reader.main();
-      const revisionRead = reader.revision(w.ledger);
-      revisionRead.catch(() => {});
-      const refs = RefUpdater.shared(ws.repo);
-      releaseRefs = refs.hold();
-      const ctx: EditContext = {
-        ws,
-        reader,
-        ledger: w.ledger,
-        author: w.author,
-        why: w.why,
-        main: await mainRead,
-        revision: await revisionRead,
-        facts: null,
-        canvas: null,
-        request: w.request,
-        base: null,
-        common: w.common,
-        refs,
-      };
-      await recover(ctx);
-      if (creates) {
-        if (ctx.revision) {
-          throw new CanvasError('CANVAS_EXISTS', `canvas ${w.ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${w.ledger}`, {
-            ledger: w.ledger,
-          });
-        }
-      } else if (!ctx.revision) {
-        const op = w.operation;
-        const command = op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op };
-        throw await canvasNotFound(ws, w.ledger, command, reader);
+    const url = await remoteUrl(ws.repo);
+    const rounds = url === null ? 1 : pushRounds();
+    for (let round = 1; ; round++) {
+      // With a shared remote the write is checked against the remote's state, and a push someone
+      // else beat is checked again on the state they left (docs/remote.md, "Writes").
+      const remote = url === null ? null : { url, refs: (await reconcile(ws, url)).remote };
+      try {
+        return await lockedOnce(ws, w, creates, remote, fn);
+      } catch (e) {
+        if (!(e instanceof StalePush)) throw e;
+        if (round >= rounds) throw busy(url ?? '');
       }
-      const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
-      if (ctx.revision) {
-        ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
-        if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
-        ctx.canvas = cachedCanvasTree(join(ws.repo, '.git'), w.ledger, current);
-      }
-      return await fn(ctx, current);
-    } finally {
-      releaseRefs();
-      reader.close();
     }
   });
+}
+
+/** One round of a locked write: its context loaded from the refs as they stand, then `fn`. */
+async function lockedOnce(
+  ws: Workspace,
+  w: PreparedWrite,
+  creates: boolean,
+  remote: RemoteSession | null,
+  fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>,
+): Promise<Outcome> {
+  const reader = new RepoReader(ws, { locked: true });
+  // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
+  // "Long-lived git processes"): no idle close can come between taking it and using it.
+  let releaseRefs = () => {};
+  try {
+    // Both refs are asked for at once; git update-ref starts (unless running) while they are read.
+    const mainRead = reader.main();
+    const revisionRead = reader.revision(w.ledger);
+    revisionRead.catch(() => {});
+    const refs = RefUpdater.shared(ws.repo);
+    releaseRefs = refs.hold();
+    const ctx: EditContext = {
+      ws,
+      reader,
+      ledger: w.ledger,
+      author: w.author,
+      why: w.why,
+      main: await mainRead,
+      revision: await revisionRead,
+      facts: null,
+      canvas: null,
+      request: w.request,
+      base: null,
+      common: w.common,
+      refs,
+      remote,
+    };
+    await recover(ctx);
+    if (creates) {
+      if (ctx.revision) {
+        throw new CanvasError('CANVAS_EXISTS', `canvas ${w.ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${w.ledger}`, {
+          ledger: w.ledger,
+        });
+      }
+    } else if (!ctx.revision) {
+      const op = w.operation;
+      const command = op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op };
+      throw await canvasNotFound(ws, w.ledger, command, reader);
+    }
+    const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
+    if (ctx.revision) {
+      ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
+      if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
+      ctx.canvas = cachedCanvasTree(join(ws.repo, '.git'), w.ledger, current);
+    }
+    return await fn(ctx, current);
+  } finally {
+    releaseRefs();
+    reader.close();
+  }
 }

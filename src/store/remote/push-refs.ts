@@ -1,0 +1,33 @@
+import { runGit } from '../git/git.js';
+import { remoteFailed } from './remote-error.js';
+import { REMOTE } from './shared-remote.js';
+
+/** One ref a push moves: to `next`, only if the remote still has it at `old` (null: must not exist). */
+export interface PushedRef {
+  ref: string;
+  next: string;
+  old: string | null;
+}
+
+/**
+ * Push refs to the remote in one atomic transaction, each with its expected old value
+ * (`git push --atomic --force-with-lease=<ref>:<old>`, docs/remote.md "Writes"): either every ref
+ * moves or none does, and none moves if anybody moved it since it was fetched.
+ *
+ * @returns `pushed`, or `stale` when the remote no longer had a ref at its expected value (someone
+ *   pushed first: fetch again and re-check)
+ * @throws CanvasError `REMOTE_REFUSED` when the remote answered and refused (a hook, a permission),
+ *   `REMOTE_UNREACHABLE` when it could not be reached; either way the remote did not move
+ */
+export async function pushRefs(repo: string, url: string, refs: readonly PushedRef[]): Promise<'pushed' | 'stale'> {
+  const args = ['push', '--atomic', '--porcelain', '--no-verify', REMOTE];
+  for (const r of refs) args.push(`--force-with-lease=${r.ref}:${r.old ?? ''}`);
+  for (const r of refs) args.push(`${r.next}:${r.ref}`);
+  const result = await runGit(repo, args, { allowFail: true });
+  if (result.code === 0) return 'pushed';
+  // Porcelain lines: `<flag>\t<from>:<to>\t<summary>`; `!` is a ref the push did not move.
+  const refused = result.stdout.split('\n').filter((l) => l.startsWith('!\t'));
+  if (refused.some((l) => /\((stale info|fetch first|non-fast-forward)\)/.test(l))) return 'stale';
+  if (refused.length > 0) throw remoteFailed('push', url, `${refused.join('\n')}\n${result.stderr}`, true);
+  throw remoteFailed('push', url, result.stderr, false);
+}

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/run-main.js';
+import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
+
+// canvas remote set|show, canvas sync, canvas read --fetch (docs/remote.md), against a path remote.
+
+const git = (dir: string, args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
+
+function bare(): string {
+  const dir = join(mkdtempSync(join(tmpdir(), 'canvas-remote-cli-')), 'shared.git');
+  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', dir]);
+  return dir;
+}
+
+describe('canvas remote, canvas sync and canvas read --fetch', () => {
+  it('set, show and sync; another machine reads the remote with --fetch', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    const b = tempWorkspace();
+    expect((await runMain(a, ['remote', 'set', url])).stdout).toBe(`remote: ${url}\nnext: canvas sync\n`);
+    expect((await runMain(b, ['remote', 'set', url, '--json'])).stdout).toBe(`${JSON.stringify({ url })}\n`);
+    expect((await runMain(a, ['create', 'plan', '--why', 'the plan'])).code).toBe(0);
+    const read = await runMain(a, ['read', 'plan']);
+    const ins = await runMain(a, ['insert', 'plan', '--into', 'root', '--text', 'step one', '--base', baseOf(read.stdout), '--why', 'the first step']);
+    expect(ins.code, ins.stderr).toBe(0);
+    const main = git(url, ['rev-parse', 'refs/heads/main']);
+    // b has the remote set but has fetched nothing: a plain read finds no canvas, --fetch does.
+    expect((await runMain(b, ['read', 'plan'])).code).toBe(2);
+    const fetched = await runMain(b, ['read', 'plan', '--fetch']);
+    expect(fetched.code, fetched.stderr).toBe(0);
+    expect(baseOf(fetched.stdout)).toBe(main);
+    expect(fetched.stdout).toContain('step one');
+    expect(readFileSync(join(b.repo, 'plan.xml'), 'utf8')).toBe(readFileSync(join(a.repo, 'plan.xml'), 'utf8'));
+    const show = JSON.parse((await runMain(b, ['remote', 'show', '--json'])).stdout);
+    expect(show).toEqual({ url, main });
+    expect(JSON.parse((await runMain(b, ['sync', '--json'])).stdout)).toEqual({ url, main, followed: false, pushed: false });
+    expect((await runMain(b, ['verify'])).code).toBe(0);
+  });
+
+  it('a workspace that wrote alone pushes its history on the first sync', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    expect((await runMain(a, ['create', 'alone', '--why', 'written before the remote'])).code).toBe(0);
+    expect((await runMain(a, ['remote', 'set', url])).code).toBe(0);
+    const sync = JSON.parse((await runMain(a, ['sync', '--json'])).stdout);
+    expect(sync.pushed).toBe(true);
+    expect(git(url, ['rev-parse', 'refs/heads/main', 'refs/canvas/alone'])).toBe(`${sync.main}\n${sync.main}`);
+  });
+
+  it('a fast-forward a crash cut short (main moved, the files not) is finished by the next sync', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    const b = tempWorkspace();
+    await runMain(a, ['remote', 'set', url]);
+    await runMain(b, ['remote', 'set', url]);
+    await runMain(a, ['create', 'cut', '--why', 'a canvas']);
+    expect((await runMain(b, ['sync'])).code).toBe(0);
+    const from = git(b.repo, ['rev-parse', 'refs/heads/main']);
+    const read = await runMain(a, ['read', 'cut']);
+    await runMain(a, ['insert', 'cut', '--into', 'root', '--text', 'later', '--base', baseOf(read.stdout), '--why', 'a later edit']);
+    const to = git(url, ['rev-parse', 'refs/heads/main']);
+    // The state a crash after the ref step leaves: the journal, main and the canvas ref at `to`,
+    // the working file still at `from`.
+    git(b.repo, ['fetch', '-q', 'shared']);
+    writeFileSync(join(b.repo, '.git', 'canvas-follow'), `${from} ${to}\n`);
+    git(b.repo, ['update-ref', 'refs/heads/main', to, from]);
+    git(b.repo, ['update-ref', 'refs/canvas/cut', to, from]);
+    expect(readFileSync(join(b.repo, 'cut.xml'), 'utf8')).not.toContain('later');
+    const sync = await runMain(b, ['sync', '--json']);
+    expect(sync.code, sync.stderr).toBe(0);
+    expect(existsSync(join(b.repo, '.git', 'canvas-follow'))).toBe(false);
+    expect(readFileSync(join(b.repo, 'cut.xml'), 'utf8')).toBe(readFileSync(join(a.repo, 'cut.xml'), 'utf8'));
+    expect((await runMain(b, ['verify'])).code).toBe(0);
+  });
+
+  it('refusals: BAD_REMOTE and NO_REMOTE, with nothing written; a remote that does not answer is not set', async () => {
+    const a = tempWorkspace();
+    const bad = await runMain(a, ['remote', 'set', 'no such place', '--json']);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.stdout).error.code).toBe('BAD_REMOTE');
+    expect(existsSync(a.repo)).toBe(false);
+    for (const args of [['sync'], ['remote', 'show'], ['read', 'x', '--fetch']]) {
+      const r = await runMain(a, [...args, '--json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('NO_REMOTE');
+    }
+    const gone = await runMain(a, ['remote', 'set', 'git://127.0.0.1:9/nothing.git', '--json']);
+    expect(gone.code).toBe(1);
+    expect(JSON.parse(gone.stdout).error.code).toBe('REMOTE_UNREACHABLE');
+    expect(existsSync(a.repo)).toBe(false);
+    // With a repository there, a refused set leaves its config as it was.
+    expect((await runMain(a, ['create', 'here', '--why', 'a repository'])).code).toBe(0);
+    const state = repoState(a);
+    const config = readFileSync(join(a.repo, '.git', 'config'), 'utf8');
+    expect((await runMain(a, ['remote', 'set', 'git://127.0.0.1:9/nothing.git'])).code).toBe(1);
+    expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).toBe(config);
+    expect(repoState(a)).toEqual(state);
+    expect((await runMain(a, ['remote', 'bogus'])).code).toBe(2);
+  });
+});
