@@ -14,7 +14,7 @@ import { syncWorkspace } from '../../src/store/remote/sync-workspace.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
-import { type GitDaemon, startGitDaemon } from '../helpers/git-daemon.js';
+import { type GitDaemon, startGitDaemon } from '../../bench/lib/git-daemon.js';
 import { AUTHOR, ROOT, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // Writes through a shared remote (docs/remote.md): a git daemon on 127.0.0.1 and a path remote,

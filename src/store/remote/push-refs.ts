@@ -2,6 +2,9 @@ import { runGit } from '../git/git.js';
 import { remoteFailed } from './remote-error.js';
 import { REMOTE } from './shared-remote.js';
 
+/** The summaries git gives a ref that did not move because another push moved it first. */
+const STALE = /\((stale info|fetch first|non-fast-forward|atomic push failed|atomic transaction failed|failed to update ref|failed to lock)\)/;
+
 /** One ref a push moves: to `next`, only if the remote still has it at `old` (null: must not exist). */
 export interface PushedRef {
   ref: string;
@@ -25,9 +28,12 @@ export async function pushRefs(repo: string, url: string, refs: readonly PushedR
   for (const r of refs) args.push(`${r.next}:${r.ref}`);
   const result = await runGit(repo, args, { allowFail: true });
   if (result.code === 0) return 'pushed';
-  // Porcelain lines: `<flag>\t<from>:<to>\t<summary>`; `!` is a ref the push did not move.
+  // Porcelain lines: `<flag>\t<from>:<to>\t<summary>`; `!` is a ref the push did not move. A
+  // ref someone moved is stale either before the push (the lease against the refs the remote
+  // advertised) or while the remote updates its refs (another push took them first: its
+  // transaction fails); a push refused for any other reason (a hook, a permission) is not.
   const refused = result.stdout.split('\n').filter((l) => l.startsWith('!\t'));
-  if (refused.some((l) => /\((stale info|fetch first|non-fast-forward)\)/.test(l))) return 'stale';
+  if (refused.length > 0 && refused.every((l) => STALE.test(l))) return 'stale';
   if (refused.length > 0) throw remoteFailed('push', url, `${refused.join('\n')}\n${result.stderr}`, true);
   throw remoteFailed('push', url, result.stderr, false);
 }

@@ -1,3 +1,4 @@
+// A `git daemon` on 127.0.0.1 for the shared-remote tests and benchmarks (docs/remote.md).
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
