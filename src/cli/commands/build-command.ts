@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { CanvasError, errorKindOf, exitCodeFor } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { withGlobal } from '../common-options.js';
+import type { Workspace } from '../../store/workspace.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 import { isQuiet } from '../quiet.js';
@@ -28,29 +29,41 @@ export function registerBuildCommand(program: Command): void {
     .description('build the static site: every canvas at its revision, one page, comment and prompt each, and an index')
     .option('--out <dir>', 'the output directory', 'site')
     .option('--ledger <id>', 'only this canvas (repeatable)', collect)
-    .action(async (o: GlobalOptions & { out: string; ledger?: string[] }) => {
-      const ws = workspaceOf(o);
+    .option('--from <url>', 'build a remote or bare repository, with no workspace (docs/remote.md, "CI from the remote")')
+    .option('--at <sha>', "with --from: the site as the remote's main stood at this commit")
+    .action(async (o: GlobalOptions & { out: string; ledger?: string[]; from?: string; at?: string }) => {
+      if (o.at !== undefined && o.from === undefined) throw new CanvasError('USAGE', '--at needs --from', 'canvas build --from <url> --at <sha> --out DIR');
       for (const id of o.ledger ?? []) checkLedgerId(id);
-      // The output directory is judged by the build itself (docs/site.md, "Where the build writes").
-      const [{ buildSite }, { loadRenderers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/load-renderers.js')]);
-      const report = await buildSite(ws, { out: o.out, ledgers: o.ledger, onProgress: o.json ? undefined : progress() }, await loadRenderers());
-      if (o.json) {
-        printJson(report);
-      } else {
-        for (const f of report.failed) process.stderr.write(`canvas: ${f.code}: ${f.ledger}: ${f.message}\n`);
-        process.stdout.write(
-          `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
-        );
-      }
-      if (report.failed.length > 0) {
-        // Its own exit code, not 1 (an internal error): the rest of the site was built (docs/site.md).
-        if (o.json) process.exitCode = exitCodeFor(errorKindOf('BUILD_FAILED'));
-        else
-          throw new CanvasError(
-            'BUILD_FAILED',
-            `${report.failed.length} canvas(es) could not be built: ${report.failed.map((f) => f.ledger).join(', ')}`,
-            'the rest of the site was built; run `canvas verify` on the workspace and `canvas read <ledger>` on each one named',
-          );
+      const copy = o.from === undefined ? null : await (await import('../../store/remote/from-remote.js')).copyRemote(o.from, o.at);
+      try {
+        await build(copy ? copy.ws : workspaceOf(o), o);
+      } finally {
+        copy?.dispose();
       }
     });
+}
+
+/** Build the site of a workspace, and print the report (a failed canvas: exit 8). */
+async function build(ws: Workspace, o: GlobalOptions & { out: string; ledger?: string[] }): Promise<void> {
+  // The output directory is judged by the build itself (docs/site.md, "Where the build writes").
+  const [{ buildSite }, { loadRenderers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/load-renderers.js')]);
+  const report = await buildSite(ws, { out: o.out, ledgers: o.ledger, onProgress: o.json ? undefined : progress() }, await loadRenderers());
+  if (o.json) {
+    printJson(report);
+  } else {
+    for (const f of report.failed) process.stderr.write(`canvas: ${f.code}: ${f.ledger}: ${f.message}\n`);
+    process.stdout.write(
+      `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
+    );
+  }
+  if (report.failed.length > 0) {
+    // Its own exit code, not 1 (an internal error): the rest of the site was built (docs/site.md).
+    if (o.json) process.exitCode = exitCodeFor(errorKindOf('BUILD_FAILED'));
+    else
+      throw new CanvasError(
+        'BUILD_FAILED',
+        `${report.failed.length} canvas(es) could not be built: ${report.failed.map((f) => f.ledger).join(', ')}`,
+        'the rest of the site was built; run `canvas verify` on the workspace and `canvas read <ledger>` on each one named',
+      );
+  }
 }

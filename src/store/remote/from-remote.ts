@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CanvasError } from '../../model/canvas-error.js';
+import { ensureRepo } from '../ensure-repo.js';
+import { runGit } from '../git/git.js';
+import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
+import { withRepoLock } from '../repo-lock.js';
+import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { remoteFailed } from './remote-error.js';
+
+/** A workspace of its own holding a remote's refs, for a build with no workspace; removed by `dispose`. */
+export interface RemoteCopy {
+  ws: Workspace;
+  /** The main the copy holds (the remote's, or the `at` asked for). */
+  main: string;
+  dispose(): void;
+}
+
+/**
+ * Copy a remote's `main` and `refs/canvas/*` into a fresh private workspace (docs/remote.md, "CI
+ * from the remote"), for `canvas build --from`: one `git fetch`, no working files (the build
+ * reads the repository only). With `at`, main is set back to that commit of the remote's main
+ * and every canvas ref is rebuilt from it.
+ *
+ * @param url - a git URL or the path of a repository (bare or not)
+ * @param at - a commit of the remote's main, 7 to 40 hex characters
+ * @throws CanvasError `REMOTE_UNREACHABLE`; `USAGE` when `at` is not a commit of the remote's
+ *   main; `NO_CANVAS_FOUND` when the remote has no main
+ */
+export async function copyRemote(url: string, at?: string): Promise<RemoteCopy> {
+  const root = mkdtempSync(join(tmpdir(), 'canvas-from-'));
+  const dispose = () => rmSync(root, { recursive: true, force: true });
+  try {
+    const ws = resolveWorkspace({ workspace: root });
+    await ensureRepo(ws);
+    const fetched = await runGit(ws.repo, ['fetch', '--quiet', '--no-tags', '--update-head-ok', url, '+refs/heads/main:refs/heads/main', '+refs/canvas/*:refs/canvas/*'], {
+      allowFail: true,
+    });
+    if (fetched.code !== 0) {
+      if (/couldn't find remote ref refs\/heads\/main/.test(fetched.stderr)) {
+        throw new CanvasError('NO_CANVAS_FOUND', `the remote ${url} has no main: no canvas was ever pushed there`, 'check the URL; a first write pushes main', { url });
+      }
+      throw remoteFailed('fetch', url, fetched.stderr, false);
+    }
+    const { stdout } = await runGit(ws.repo, ['rev-parse', 'refs/heads/main']);
+    let main = stdout.trim();
+    if (at !== undefined) {
+      const sha = /^[0-9a-f]{7,40}$/.test(at) ? (await runGit(ws.repo, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`], { allowFail: true })).stdout.trim() : '';
+      const onMain = sha !== '' && (await runGit(ws.repo, ['merge-base', '--is-ancestor', sha, main], { allowFail: true })).code === 0;
+      if (!onMain) {
+        throw new CanvasError('USAGE', `--at ${at} is not a commit of the main of ${url}`, 'pass a sha from `git log main` of the remote (7 to 40 hex characters)', { at, url });
+      }
+      await withRepoLock(join(ws.repo, '.git'), async () => {
+        await runGit(ws.repo, ['update-ref', 'refs/heads/main', sha, main]);
+        // The refs are the remote's now: dropped, then rebuilt from main as it stood at `at`.
+        const refs = await runGit(ws.repo, ['for-each-ref', '--format=delete %(refname)', 'refs/canvas/']);
+        await runGit(ws.repo, ['update-ref', '--stdin'], { input: refs.stdout });
+        await rebuildCanvasRefs(ws);
+      });
+      main = sha;
+    }
+    return { ws, main, dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
