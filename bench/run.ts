@@ -7,6 +7,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { verifyWorkspace } from '../src/store/verify-workspace.js';
 import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
+import { excalidrawDraw } from './benchmarks/excalidraw.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { libraryImport } from './benchmarks/library.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
@@ -31,6 +32,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'lib-import', run: libraryImport },
   { key: 'cli-read', run: cliRead },
   { key: 'page-render', run: pageRender },
+  { key: 'excalidraw', run: excalidrawDraw },
   { key: 'cli-render', run: cliRender },
   { key: 'site', run: siteBuild },
   { key: 'history', run: historyBench },
