@@ -116,6 +116,26 @@ describe('canvas mcp: the tools as a client lists them', () => {
   });
 });
 
+describe('canvas mcp: an Excalidraw figure comes as xml, as the other figure kinds do', () => {
+  it('canvas_insert stores a scene laid out and checked, and refuses a javascript: link', async () => {
+    const ws = tempWorkspace('canvas-mcp-excalidraw-');
+    const eve = await connectAs(ws, 'eve');
+    try {
+      await createCanvas(ws, { ledger: 'x', why: 'sketches', author: 'eve' });
+      const scene = (link: string | null) => JSON.stringify({ type: 'excalidraw', version: 2, elements: [{ id: 'r', type: 'rectangle', width: 10, height: 10, link }], appState: {}, files: {} });
+      const xml = (link: string | null) => `<figure kind="excalidraw">${scene(link).replaceAll('&', '&amp;').replaceAll('<', '&lt;')}</figure>`;
+      const base = (await readCanvasText(ws, { ledger: 'x' })).revision;
+      const ok = await eve.write('canvas_insert', { workspace: ws.root, ledger: 'x', into: 'root', xml: xml('https://example.com'), base, why: 'the sketch' });
+      expect(ok.outcome).toBe('applied');
+      expect((await readCanvasText(ws, { ledger: 'x' })).xml).toContain('kind="excalidraw">{\n  "type": "excalidraw",\n');
+      const bad = await eve.write('canvas_insert', { workspace: ws.root, ledger: 'x', into: 'root', xml: xml('javascript:alert(1)'), base: (ok as Applied).revision, why: 'a bad link' });
+      expect(bad).toMatchObject({ outcome: 'rejected', code: 'UNSAFE_SCENE' });
+    } finally {
+      await eve.close();
+    }
+  });
+});
+
 describe('the outcome schemas and the result mapping', () => {
   const sha = 'a'.repeat(40);
   const samples = {
