@@ -10,6 +10,7 @@ import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
 import { excalidrawDraw } from './benchmarks/excalidraw.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { libraryImport } from './benchmarks/library.js';
+import { cliList } from './benchmarks/list.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
 import { serveBench } from './benchmarks/serve.js';
@@ -36,6 +37,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'cli-render', run: cliRender },
   { key: 'site', run: siteBuild },
   { key: 'history', run: historyBench },
+  { key: 'list', run: cliList },
   { key: 'writers', run: concurrentWriters },
   { key: 'serve', run: serveBench },
 ];

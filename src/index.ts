@@ -11,6 +11,7 @@
 import type * as AccessWrites from './store/access-writes.js';
 import type * as CanvasLifecycle from './store/canvas-lifecycle.js';
 import type * as CanvasLog from './store/canvas-log.js';
+import type * as ListCanvasEntries from './store/list-canvas-entries.js';
 import type * as ListCanvases from './store/list-canvases.js';
 import type * as NodeHistory from './store/node-history.js';
 import type * as NodeWrites from './store/node-writes.js';
@@ -40,6 +41,7 @@ export type {
 } from './model/types.js';
 export type { AccessFile, GrantRequest, RevokeRequest } from './store/access-writes.js';
 export type { ProposalFile } from './store/write/proposal-file.js';
+export type { CanvasList, CanvasListEntry, CanvasListFailure, ListOptions } from './store/list-canvas-entries.js';
 export type { CanvasRef } from './store/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
 export type { DecideRequest } from './store/proposals.js';
@@ -110,6 +112,8 @@ export const canvasLog = onFirstCall((): Promise<typeof CanvasLog> => import('./
 export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import('./store/node-history.js'), 'nodeHistory');
 /** Every canvas of the workspace (docs/store.md, "Canvas refs"). */
 export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/list-canvases.js'), 'listCanvases');
+/** Every canvas with its summary, last edit, questions, ending and the last write by a run (docs/cli.md, "list"). */
+export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntries> => import('./store/list-canvas-entries.js'), 'listCanvasEntries');
 /** A canvas's grants and who may grant (docs/roles.md). */
 export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read-access.js'), 'readAccess');
 /** Check a workspace's history against the store's rules (docs/store.md, "Verify"). */

@@ -43,6 +43,7 @@ describe('the declared surface', () => {
           "freezeCanvas",
           "grantRole",
           "insertNode",
+          "listCanvasEntries",
           "listCanvases",
           "listProposals",
           "moveNode",

@@ -15,6 +15,13 @@ export function historyWorkspace(quick: boolean): WorkspaceSpec {
     : { canvases: 1_000, commits: 100_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 };
 }
 
+/** The workspace of the list benchmark: 1,000 canvases of 10-40 nodes, 40,000 commits. */
+export function listWorkspace(quick: boolean): WorkspaceSpec {
+  return quick
+    ? { canvases: 50, commits: 2_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 }
+    : { canvases: 1_000, commits: 40_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 };
+}
+
 /** A family of workspaces along one axis of growth. */
 export interface GrowthFamily {
   axis: 'nodes per canvas' | 'canvases per workspace' | 'commits in the repository';

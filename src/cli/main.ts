@@ -10,6 +10,7 @@ import { registerCheckCommand } from './commands/check-command.js';
 import { registerCompletionCommands } from './commands/completion-command.js';
 import { registerHelpCommand } from './commands/help-command.js';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerListCommand } from './commands/list-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
@@ -26,6 +27,7 @@ import { isQuiet, startQuiet } from './quiet.js';
 const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   write: registerWriteCommands,
   read: registerReadCommands,
+  list: registerListCommand,
   verify: registerVerifyCommand,
   remote: registerRemoteCommands,
   access: registerAccessCommands,
