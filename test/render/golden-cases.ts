@@ -52,7 +52,7 @@ interface Script {
 /** Every case folder, sorted. */
 export function caseNames(): string[] {
   return readdirSync(SNAPSHOTS, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && (existsSync(join(SNAPSHOTS, d.name, 'script.json')) || existsSync(join(SNAPSHOTS, d.name, 'canvas.xml'))))
     .map((d) => d.name)
     .sort();
 }

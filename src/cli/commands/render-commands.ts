@@ -7,7 +7,7 @@ import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 
-type Format = 'html' | 'comment' | 'text' | 'excalidraw';
+type Format = 'html' | 'comment' | 'text' | 'excalidraw' | 'done';
 
 /** Read a snapshot (the store's snapshot read parses the canvas: imported when a render runs). */
 async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snapshot> {
@@ -32,6 +32,10 @@ async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
     }
     case 'excalidraw':
       throw new CanvasError('USAGE', '--format excalidraw exports one figure: name it with --figure <id>', `for example canvas render ${snapshot.ledger} --figure <id> --format excalidraw -o sketch.excalidraw`);
+    case 'done': {
+      const { renderDone } = await import('../../render/done/render-done.js');
+      return renderDone(snapshot);
+    }
   }
 }
 
@@ -77,8 +81,11 @@ export function registerRenderCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .option('--at <sha>', 'the canvas as it stood at this commit')
     .addOption(
-      new Option('--format <format>', 'html (a standalone page), comment (Markdown), text (the prompt), excalidraw (one figure\'s scene, with --figure)')
-        .choices(['html', 'comment', 'text', 'excalidraw'])
+      new Option(
+        '--format <format>',
+        'html (a standalone page), comment (Markdown), text (the prompt), excalidraw (one figure\'s scene, with --figure), done (the done artifact; with --json, its JSON)',
+      )
+        .choices(['html', 'comment', 'text', 'excalidraw', 'done'])
         .default('html'),
     )
     .option('--figure <id>', 'with --format excalidraw: the figure whose scene to print, to save as a .excalidraw file')
@@ -86,8 +93,17 @@ export function registerRenderCommands(program: Command): void {
     .action(async (ledger: string, o: GlobalOptions & { at?: string; format: Format; figure?: string; output?: string }) => {
       const ws = workspaceOf(o);
       const snapshot = await snapshotOf(ws, { ledger, at: o.at });
+      const facts = { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format, ...(o.figure === undefined ? {} : { figure: o.figure }) };
+      if (o.format === 'done' && o.json && o.figure === undefined) {
+        // The done artifact is JSON by nature: --json prints the artifact itself (schema/done.schema.json).
+        const { doneArtifact } = await import('../../render/done/done-artifact.js');
+        const artifact = `${JSON.stringify(doneArtifact(snapshot), null, 2)}\n`;
+        if (o.output !== undefined && o.output !== '-') await emit(ws, o, facts, artifact);
+        else process.stdout.write(artifact);
+        return;
+      }
       const content = o.figure === undefined ? await renderAs(snapshot, o.format) : await exportFigure(snapshot, o.figure, o.format);
-      await emit(ws, o, { ledger: snapshot.ledger, revision: snapshot.revision, format: o.format, ...(o.figure === undefined ? {} : { figure: o.figure }) }, content);
+      await emit(ws, o, facts, content);
     });
 
   withGlobal(program.command('prompt'))

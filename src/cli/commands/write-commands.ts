@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { withEdit, withPayload, withWrite } from '../common-options.js';
 import { authorOf, type GlobalOptions, type PayloadOptions, payloadOf, workspaceOf } from '../context.js';
-import { printOutcome } from '../output.js';
+import { printJson, printOutcome } from '../output.js';
 
 interface WriteOptions extends GlobalOptions {
   why?: string;
@@ -98,8 +98,27 @@ export function registerWriteCommands(program: Command): void {
   withWrite(program.command('freeze'))
     .description('record the end of the work: one commit naming no node and changing no byte')
     .argument('<ledger>', 'the ledger id')
-    .action(async (ledger: string, o: WriteOptions) => {
-      done(printOutcome(await (await writes()).freezeCanvas(workspaceOf(o), common(ledger, o)), Boolean(o.json), 'freeze'));
+    .option('--with-done', 'also print the done artifact of the frozen revision, for the ledger to store with the freeze')
+    .action(async (ledger: string, o: WriteOptions & { withDone?: boolean }) => {
+      const ws = workspaceOf(o);
+      const outcome = await (await writes()).freezeCanvas(ws, common(ledger, o));
+      if (!o.withDone || outcome.outcome !== 'applied') {
+        done(printOutcome(outcome, Boolean(o.json), 'freeze'));
+        return;
+      }
+      // The artifact of the freeze's own revision (docs/projections.md, "The done artifact").
+      const [{ readSnapshot }, { doneArtifact }, { renderDone }] = await Promise.all([
+        import('../../store/read-snapshot.js'),
+        import('../../render/done/done-artifact.js'),
+        import('../../render/done/render-done.js'),
+      ]);
+      const snapshot = await readSnapshot(ws, { ledger, at: outcome.revision });
+      if (o.json) {
+        printJson({ ...outcome, done: doneArtifact(snapshot) });
+        return;
+      }
+      done(printOutcome(outcome, false, 'freeze'));
+      process.stdout.write(`\n${renderDone(snapshot)}`);
     });
 
   withWrite(program.command('abandon'))
