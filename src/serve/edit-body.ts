@@ -40,6 +40,9 @@ const decideBody = z.object({ decision: z.enum(['approve', 'reject']), proposal:
 /** A decision on a proposal. */
 export type DecideBody = z.infer<typeof decideBody>;
 
+/** What the editor POSTs to `/_preview`: the figure it holds. */
+const previewBody = z.object({ node: formNode }).strict();
+
 function parsed<T>(schema: z.ZodType<T>, body: unknown): T {
   const r = schema.safeParse(body);
   if (r.success) return r.data;
@@ -66,4 +69,13 @@ export function parseEditBody(body: unknown): EditBody {
  */
 export function parseDecideBody(body: unknown): DecideBody {
   return parsed(decideBody, body);
+}
+
+/**
+ * Check a POSTed preview's shape.
+ *
+ * @throws CanvasError `SERVE_BAD_REQUEST` (`data.rule` `shape`)
+ */
+export function parsePreviewBody(body: unknown): { node: FormNode } {
+  return parsed(previewBody, body);
 }

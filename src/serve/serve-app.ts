@@ -17,8 +17,9 @@ import { roleRank } from '../store/role.js';
 import type { Workspace } from '../store/workspace.js';
 import { canvasForForms } from './canvas-for-forms.js';
 import { changesSince } from './changes-since.js';
-import { parseDecideBody, parseEditBody } from './edit-body.js';
+import { parseDecideBody, parseEditBody, parsePreviewBody } from './edit-body.js';
 import type { LivePages } from './live-pages.js';
+import { previewFigure } from './preview-figure.js';
 import type { RefWatcher } from './ref-watcher.js';
 import { type GuardOptions, refuse, requestGuard } from './request-guard.js';
 import { runDecision, runEdit } from './run-edit.js';
@@ -178,6 +179,7 @@ export function serveApp(ctx: ServeContext): Hono {
     limit,
     write(parseEditBody, (ledger, body) => runEdit(ctx.ws, ctx.author!, ledger, body)),
   );
+  app.post('/_preview', limit, async (c) => c.json(await previewFigure(parsePreviewBody(await jsonBody(c)).node)));
   app.post(
     '/:ledger/_decide',
     limit,

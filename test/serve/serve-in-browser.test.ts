@@ -204,6 +204,19 @@ describe.runIf(run)('canvas serve in Chromium', () => {
     }
   });
 
+  it('previews a figure as the page will draw it, and says why a source cannot be drawn', async () => {
+    const c = await context();
+    const p = await openPage(c);
+    await p.locator(`#${s.ids.text} > .live-controls select`).selectOption('figure');
+    await p.locator(`#${s.ids.text} > .live-controls button`, { hasText: `Insert after ${s.ids.text}` }).click();
+    await p.locator('#live-editor textarea:not(.live-why)').fill('diagram 1\nnode a "Watch"\nnode b "Page"\na -> b "tells"');
+    await p.waitForSelector('#live-editor .live-preview svg');
+    expect(await p.locator('#live-editor .live-preview svg').textContent()).toContain('Watch');
+    await p.locator('#live-editor textarea:not(.live-why)').fill('diagram 1\nnode a "unclosed');
+    await p.waitForSelector('#live-editor .live-preview .live-problem');
+    expect(await p.locator('#live-editor .live-preview').textContent()).toContain('DIAGRAM_SYNTAX');
+  });
+
   it('no token, a wrong Host, or a cross-origin POST: refused, nothing written', async () => {
     const before = repoState(s.ws);
     const bare = await browser.newContext();
