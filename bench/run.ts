@@ -18,6 +18,7 @@ import { siteBuild } from './benchmarks/site.js';
 import { concurrentWriters } from './benchmarks/writers.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
 import { generateWorkspace } from './lib/generate-workspace.js';
+import type { Stats } from './lib/measure.js';
 import { editWorkspace } from './lib/workspaces.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -64,14 +65,18 @@ function machine(): Record<string, unknown> {
 
 const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
+const spread = (s: Stats | undefined) => (s ? `${f(s.p25)}-${f(s.p75)} (${f(s.min)}-${f(s.max)})` : '');
+
 function row(r: BenchResult): string[] {
-  const spread = r.ratio ? `${f(r.ratio.p25)}-${f(r.ratio.p75)} (${f(r.ratio.min)}-${f(r.ratio.max)})` : '';
   return [
     r.name,
     r.ratio ? f(r.ratio.median) : '',
-    spread,
+    spread(r.ratio),
+    r.cpu ? f(r.cpu.ratio.median) : '',
+    spread(r.cpu?.ratio),
     r.a ? f(r.a.median, 1) : '',
     r.b ? f(r.b.median, 1) : '',
+    r.cpu ? `${f(r.cpu.a.median, 1)} / ${f(r.cpu.b.median, 1)}` : '',
     r.target,
     r.skipped ? 'skipped' : r.pass === null ? '-' : r.pass ? 'met' : 'MISSED',
     r.figure === 'ratio' || r.figure === 'median ms' ? '' : r.figure,
@@ -143,7 +148,10 @@ async function main(): Promise<number> {
     rmSync(ctx.scratch, { recursive: true, force: true });
   }
   const out = [
-    table(['benchmark', 'ratio', 'spread p25-p75 (min-max)', 'measured ms', 'baseline ms', 'target', 'result', 'note'], results.map(row)),
+    table(
+      ['benchmark', 'wall ratio', 'spread p25-p75 (min-max)', 'CPU ratio', 'CPU spread', 'wall ms', 'baseline wall ms', 'CPU ms / baseline', 'target', 'result', 'note'],
+      results.map(row),
+    ),
   ];
   if (growthRows.length > 0) out.push('', 'growth (median ms, p25-p75):', growthTable(growthRows));
   process.stdout.write(`${out.join('\n')}\n`);

@@ -78,17 +78,17 @@ export async function cliRender(ctx: BenchContext): Promise<BenchResult> {
     () => {
       const r = timeProcess(node, [...pre, 'render', point.ledger], { env });
       if (!/^<!doctype html>/i.test(r.stdout)) throw new Error(`canvas render printed:\n${r.stdout.slice(0, 200)}`);
-      return r.ms;
+      return r;
     },
-    () => timeProcess('pandoc', pandocArgs(md, point.ledger)).ms,
+    () => timeProcess('pandoc', pandocArgs(md, point.ledger)),
   );
   return {
     name,
     measured: `canvas render of a ${point.value}-node canvas, whole process`,
     baseline: 'pandoc -s of its Markdown, whole process',
-    target: 'ratio <= 1.0',
+    target: 'CPU ratio <= 1.0',
     ...cmp,
-    pass: cmp.ratio.median <= 1.0,
+    pass: cmp.cpu!.ratio.median <= 1.0,
     figure: 'ratio',
     detail: { pandoc: pandoc.version },
   };

@@ -9,6 +9,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import type { BenchContext, BenchResult } from '../lib/context.js';
+import { childrenCpuMs } from '../lib/measure.js';
 
 const AUTHOR = 'bench | by-hand';
 
@@ -77,12 +78,15 @@ export async function concurrentWriters(ctx: BenchContext): Promise<BenchResult>
       base = o.revision;
     }
   }
-  // One writer alone.
+  // One writer alone. CPU: what the writer processes (and their git children) cost, per edit.
+  const cpu0 = childrenCpuMs();
   const [solo] = await runWriters(ctx, ws, [{ ledger: 'solo', author: 'bench | step:solo' }], count);
   const soloRate = count / ((solo!.end - solo!.start) / 1000);
+  const cpu1 = childrenCpuMs();
   // Eight at once: four on one canvas, four on their own.
   const jobs = Array.from({ length: 8 }, (_, w) => ({ ledger: w < 4 ? 'shared' : `own-${w}`, author: `bench | step:w${w}` }));
   const runs = await runWriters(ctx, ws, jobs, count);
+  const cpu2 = childrenCpuMs();
   const wall = (Math.max(...runs.map((r) => r.end)) - Math.min(...runs.map((r) => r.start))) / 1000;
   const total = runs.reduce((a, r) => a + r.revisions.length, 0);
   const rate = total / wall;
@@ -100,13 +104,15 @@ export async function concurrentWriters(ctx: BenchContext): Promise<BenchResult>
   const report = await verifyWorkspace(ws);
   if (!report.ok) lost.push(...report.violations.map((v) => `verify: ${v.rule} ${v.message}`));
   const conflicts = runs.reduce((a, r) => a + r.conflicts, 0);
+  const cpuPerEdit = cpu0 === null || cpu1 === null || cpu2 === null ? null : { alone: (cpu1 - cpu0) / count, eight: (cpu2 - cpu1) / total };
+  const cpuNote = cpuPerEdit ? `; CPU ${cpuPerEdit.eight.toFixed(1)} ms per edit (alone ${cpuPerEdit.alone.toFixed(1)})` : '';
   return {
     name: 'concurrent writers',
     measured: `8 processes x ${count} edits, 4 on one canvas`,
     baseline: "one writer's rate",
     target: 'no edit lost; rate reported',
     pass: lost.length === 0,
-    figure: `${rate.toFixed(1)} edits/s vs ${soloRate.toFixed(1)} alone (x${(rate / soloRate).toFixed(2)}); ${conflicts} conflicts retried`,
-    detail: { applied: total, wallSeconds: wall, rate, soloRate, conflicts, lost, verifyCommits: report.commits },
+    figure: `${rate.toFixed(1)} edits/s vs ${soloRate.toFixed(1)} alone (x${(rate / soloRate).toFixed(2)}); ${conflicts} conflicts retried${cpuNote}`,
+    detail: { applied: total, wallSeconds: wall, rate, soloRate, conflicts, lost, verifyCommits: report.commits, cpuMsPerEdit: cpuPerEdit },
   };
 }

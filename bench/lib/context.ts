@@ -30,6 +30,11 @@ export interface BenchResult {
   a?: Stats;
   /** Milliseconds of the baseline. */
   b?: Stats;
+  /**
+   * CPU time (user + sys of the process and its children, milliseconds) of each side and the
+   * per-pair ratio, for benchmarks whose sides are processes; the stable figure on a shared machine.
+   */
+  cpu?: { a: Stats; b: Stats; ratio: Stats };
   /** True when the target is met, false when missed, null when there is none. */
   pass: boolean | null;
   /** What the target was checked on, in words (for the table). */

@@ -6,7 +6,7 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { type BenchContext, baselineGitArgs, baselineGitEnv, baselineRepo, copyWorkspace } from './context.js';
 import { generateWorkspace } from './generate-workspace.js';
-import { timeProcess } from './measure.js';
+import { type Sample, timeProcess } from './measure.js';
 import { editWorkspace } from './workspaces.js';
 
 /** A workspace ready for edits of its big canvas, and its baseline. */
@@ -56,16 +56,16 @@ export function editText(i: number): string {
  * The baseline: write the canvas file's new bytes (as the store just wrote them) into the
  * plain clone and `git commit -a` them, one process.
  *
- * @returns milliseconds of the write and the commit
+ * @returns wall milliseconds of the write and the commit, and the commit's CPU milliseconds
  */
-export function gitCommitSame(setup: EditSetup, i: number): number {
+export function gitCommitSame(setup: EditSetup, i: number): Sample {
   const bytes = readFileSync(join(setup.ws.repo, `${setup.ledger}.xml`));
   const t0 = performance.now();
   writeFileSync(join(setup.baseline, `${setup.ledger}.xml`), bytes);
-  timeProcess('git', [...baselineGitArgs(setup.baseline), 'commit', '-q', '-a', '-F', '-'], {
+  const git = timeProcess('git', [...baselineGitArgs(setup.baseline), 'commit', '-q', '-a', '-F', '-'], {
     cwd: setup.baseline,
     env: baselineGitEnv(),
     input: `replace ${setup.blocks[i % setup.blocks.length]}: ${editText(i)}\n`,
   });
-  return performance.now() - t0;
+  return { ms: performance.now() - t0, cpuMs: git.cpuMs };
 }

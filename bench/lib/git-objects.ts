@@ -9,36 +9,44 @@ export function objectSha(type: 'blob' | 'tree' | 'commit', content: Buffer): st
 
 /**
  * A root tree of plain files whose entries are patched in place: each write of a known path
- * rewrites 20 bytes, so the tree of each of many commits costs one hash, not a rebuild.
+ * rewrites 20 bytes, so the tree of each of many commits costs one hash, not a rebuild. A new path
+ * is found its place by binary search and spliced in (one copy of the tree's bytes); sorting every
+ * name again for each new one, with a comparison that copied both names, made 10,000 canvases
+ * take 692 s.
  */
 export class FlatTree {
-  private names: string[] = [];
-  private shas = new Map<string, string>();
+  /** The names' bytes, in git's order (plain files: by their bytes). */
+  private keys: Buffer[] = [];
+  /** Where each entry ends in {@link FlatTree.buffer} (its sha is the 20 bytes before). */
+  private ends: number[] = [];
   private buffer = Buffer.alloc(0);
-  private offsets = new Map<string, number>();
+
+  /** The index of a name, or where it would go. */
+  private find(key: Buffer): { at: number; found: boolean } {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (Buffer.compare(this.keys[mid]!, key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return { at: lo, found: lo < this.keys.length && this.keys[lo]!.equals(key) };
+  }
 
   /** Set a path's blob sha. */
   set(name: string, sha: string): void {
-    const at = this.offsets.get(name);
-    if (at !== undefined) {
-      this.shas.set(name, sha);
-      this.buffer.write(sha, at, 'hex');
+    const key = Buffer.from(name);
+    const { at, found } = this.find(key);
+    if (found) {
+      this.buffer.write(sha, this.ends[at]! - 20, 'hex');
       return;
     }
-    this.shas.set(name, sha);
-    // Plain files only: git orders them by their bytes.
-    this.names.push(name);
-    this.names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
-    const parts: Buffer[] = [];
-    this.offsets.clear();
-    let length = 0;
-    for (const n of this.names) {
-      const head = Buffer.from(`100644 ${n}\0`);
-      parts.push(head, Buffer.from(this.shas.get(n)!, 'hex'));
-      this.offsets.set(n, length + head.length);
-      length += head.length + 20;
-    }
-    this.buffer = Buffer.concat(parts);
+    const entry = Buffer.concat([Buffer.from('100644 '), key, Buffer.from([0]), Buffer.from(sha, 'hex')]);
+    const start = at > 0 ? this.ends[at - 1]! : 0;
+    this.buffer = Buffer.concat([this.buffer.subarray(0, start), entry, this.buffer.subarray(start)]);
+    this.keys.splice(at, 0, key);
+    this.ends.splice(at, 0, start + entry.length);
+    for (let k = at + 1; k < this.ends.length; k += 1) this.ends[k]! += entry.length;
   }
 
   /** The tree's sha. */
