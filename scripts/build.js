@@ -5,6 +5,7 @@
 //   dist/cli/canvas.cjs       commands, the model and the store (reads and writes); every module
 //                             reached only through import() is initialised when first used
 //   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import
+//   dist/cli/site-worker.cjs  a worker thread of the site build (renderers, snapshot reads)
 //
 // Two bundles rather than one because the numbers require it: one bundle of everything, with the
 // compile cache, costs 5-6% more CPU per `canvas read` and `canvas replace` (esbuild hoists the
@@ -16,7 +17,8 @@
 // so a class or a per-process pool exists once. The entry reaches the lazy modules through the
 // lazy bundle's registry (`lazy`), and only when an import() runs.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { build } from 'esbuild';
 
@@ -126,6 +128,16 @@ await build({
   plugins: [fromEntry(entryModules)],
 });
 
-// 4. The start (no banner: it has no module to locate).
+// 4. The site build's worker (src/site/site-worker.ts): a thread loads its own modules, so it is
+// one bundle of everything it uses, sharing nothing with the others.
+await build({ ...common, entryPoints: ['src/site/site-worker.ts'], outfile: join(OUT, 'site-worker.cjs') });
+
+// 5. The start (no banner: it has no module to locate).
 await build({ ...common, banner: {}, define: {}, entryPoints: ['src/cli/start.ts'], outfile: join(OUT, 'start.cjs') });
+
+// 6. The bundles' hash, which the site build's renderer version takes instead of hashing 2 MB of
+// bundles on every build (src/site/renderer-version.ts).
+const bundles = createHash('sha256');
+for (const name of readdirSync(OUT).sort()) bundles.update(`${name}\n`).update(readFileSync(join(OUT, name)));
+writeFileSync(join(OUT, 'bundles.sha256'), `${bundles.digest('hex')}\n`);
 

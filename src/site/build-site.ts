@@ -1,25 +1,27 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
-import { indexEntryOf } from '../render/html/index-entry.js';
 import type { IndexEntry } from '../render/html/render-index.js';
-import { listCanvases } from '../store/list-canvases.js';
+import { type CanvasRef, listCanvases } from '../store/list-canvases.js';
 import { canvasFilesAt } from '../store/rebuild-canvas-refs.js';
-import { readSnapshot } from '../store/read-snapshot.js';
 import { RepoReader } from '../store/repo-reader.js';
 import type { Workspace } from '../store/workspace.js';
+import { contentHash } from './content-hash.js';
+import { rendererVersion } from './renderer-version.js';
+import { buildInPool } from './render-pool.js';
 import { SiteDir } from './site-dir.js';
 
-/** One canvas's line on the index page, kept in the manifest so unchanged canvases are not read. */
-type SiteEntry = IndexEntry;
+/** One canvas's record in the manifest: its line on the index page and its files' hashes. */
+export type ManifestEntry = IndexEntry & { files: Record<string, string> };
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {
   /** Invalidates every entry when the renderers or templates change. */
   renderer: string;
-  entries: Record<string, SiteEntry & { files: Record<string, string> }>;
+  entries: Record<string, ManifestEntry>;
+  /** The hash of the index page written with these entries (checked by `--verify-output`). */
+  index?: string;
 }
 
 /** The renderers the site uses (injected, so `src/site` never touches git itself for them). */
@@ -28,7 +30,7 @@ export interface SiteRenderers {
   renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
   renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
   renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
-  renderIndex: (entries: readonly SiteEntry[]) => string;
+  renderIndex: (entries: readonly IndexEntry[]) => string;
   /** A string that changes whenever any renderer or template changes. */
   version: string;
 }
@@ -41,6 +43,10 @@ export interface BuildOptions {
   ledgers?: readonly string[] | undefined;
   /** Called after each canvas: done so far, total, and the ledger. */
   onProgress?: ((done: number, total: number, ledger: string) => void) | undefined;
+  /** Worker threads rendering canvases (default 1: this thread); see docs/site.md, "Every core". */
+  workers?: number | undefined;
+  /** Re-hash every output file against the manifest and rebuild what differs (default: trust it). */
+  verifyOutput?: boolean | undefined;
 }
 
 /** What a build did. */
@@ -54,16 +60,18 @@ export interface BuildReport {
 /** The files of each canvas's folder. */
 const PAGES = ['index.html', 'comment.md', 'prompt.txt'] as const;
 
-function hash(s: string): string {
-  return createHash('sha256').update(s).digest('hex').slice(0, 16);
-}
-
+/** True when each file holds what the manifest recorded (a missing or unreadable file does not). */
 function sameFiles(dir: string, files: Record<string, string>): boolean {
   try {
-    return Object.entries(files).every(([name, h]) => hash(readFileSync(join(dir, name), 'utf8')) === h);
+    return Object.entries(files).every(([name, h]) => contentHash(readFileSync(join(dir, name))) === h);
   } catch {
     return false;
   }
+}
+
+/** The manifest with its entries in ledger order, as written. */
+function sortedManifest(renderer: string, entries: SiteManifest['entries']): SiteManifest {
+  return { renderer, entries: Object.fromEntries(Object.keys(entries).sort().map((k) => [k, entries[k]!])) };
 }
 
 /**
@@ -99,22 +107,27 @@ async function refuseUnfoundCanvases(ws: Workspace): Promise<void> {
 /**
  * Build the static site (`docs/site.md`): every canvas at its revision to
  * `DIR/<ledger>/index.html`, `comment.md` and `prompt.txt`, plus `DIR/index.html` listing every
- * canvas. Byte-identical output for identical input; incremental through a manifest of what was
- * built from which revision (a canvas whose revision and outputs are unchanged is not rendered
- * again). One bad canvas does not stop the build: it is reported and the rest is built. The
- * build writes only inside a directory that is absent (it makes it), empty, or holds its own
- * manifest, never through a link inside it, and removes the pages of canvases that no longer
- * exist (only the files its manifest lists): docs/site.md, "Where the build writes".
+ * canvas. Byte-identical output for identical input, whatever the number of workers;
+ * incremental through a manifest of what was built from which revision with which renderers: a
+ * canvas whose revision and renderers did not change is not read, rendered or written again, and
+ * its files are trusted unless `verifyOutput` re-hashes them. One bad canvas does not stop the
+ * build: it is reported and the rest is built. The build writes only inside a directory that is
+ * absent (it makes it), empty, or holds its own manifest, never through a link inside it, and
+ * removes the pages of canvases that no longer exist (only the files its manifest lists):
+ * docs/site.md, "Where the build writes".
  *
  * @param ws - the workspace
- * @param options - the output directory, the ledgers to build, a progress callback
- * @param renderers - the page, comment, prompt and index renderers
+ * @param options - the output directory, the ledgers to build, a progress callback, the number
+ *   of workers, whether to verify the outputs
+ * @param renderers - renderers to run in this thread (then `workers` is 1); by default the
+ *   package's own ({@link loadRenderers}), loaded only when something is to be rendered
  * @returns what was built, left unchanged, or failed
  * @throws CanvasError `CANVAS_NOT_FOUND` for a `ledgers` entry that is not a canvas;
  *   `OUTPUT_IN_REPOSITORY` for an output directory inside `state/canvas`; `BAD_OUT_DIR` for one
- *   the build may not write (see {@link SiteDir}); each before anything is written
+ *   the build may not write (see {@link SiteDir}); each before anything is written; `INTERNAL`
+ *   when a worker fails
  */
-export async function buildSite(ws: Workspace, options: BuildOptions, renderers: SiteRenderers): Promise<BuildReport> {
+export async function buildSite(ws: Workspace, options: BuildOptions, renderers?: SiteRenderers): Promise<BuildReport> {
   const out = resolve(options.out);
   const site = SiteDir.open(ws, out);
   const all = await listCanvases(ws);
@@ -141,57 +154,74 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers:
       return false;
     }
   });
+  const version = renderers?.version ?? rendererVersion();
+  const same = site.previous?.renderer === version;
+  const manifest: SiteManifest = same ? { renderer: version, entries: { ...site.previous!.entries } } : { renderer: version, entries: {} };
+  // Whether any entry is added, replaced or removed: a build that changes none keeps the index.
+  let changed = !same;
+  // Trust the manifest (docs/site.md, "Incremental"): the revision and the renderers decide.
+  const report: BuildReport = { out, built: [], unchanged: [], failed };
+  const stale = todo.filter((c) => {
+    const previous = manifest.entries[c.ledger];
+    const same = previous !== undefined && previous.revision === c.revision;
+    if (same && !options.verifyOutput) report.unchanged.push(c.ledger);
+    return !same;
+  });
   // Where the build writes (docs/site.md): every path it may write or remove is judged before
   // the first write, so a link or a file it did not make is refused with nothing written.
   const live = new Set(all.map((c) => c.ledger));
   const gone = Object.entries(site.previous?.entries ?? {}).filter(([ledger]) => !live.has(ledger));
-  site.check([
-    'index.html',
-    '.canvas-build.json',
-    ...todo.flatMap((c) => PAGES.map((name) => `${c.ledger}/${name}`)),
-    ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
-  ]);
-  site.claim(renderers.version);
-  const manifest: SiteManifest = site.previous?.renderer === renderers.version ? site.previous : { renderer: renderers.version, entries: {} };
+  const pagesOf = (list: readonly CanvasRef[]) => list.flatMap((c) => PAGES.map((name) => `${c.ledger}/${name}`));
+  site.check(['index.html', '.canvas-build.json', ...pagesOf(options.verifyOutput ? todo : stale), ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`))]);
+  if (options.verifyOutput) {
+    for (const c of todo) {
+      if (stale.includes(c)) continue;
+      if (sameFiles(join(site.path, c.ledger), manifest.entries[c.ledger]!.files)) report.unchanged.push(c.ledger);
+      else stale.push(c);
+    }
+  }
+  site.claim(version);
   // The pages of canvases that no longer exist go: only the files the manifest lists.
   for (const [ledger, e] of gone) {
     site.remove(ledger, Object.keys(e.files));
     delete manifest.entries[ledger];
+    changed = true;
   }
-  const report: BuildReport = { out, built: [], unchanged: [], failed };
-  const reader = new RepoReader(ws);
-  try {
-    let done = 0;
-    for (const { ledger, revision } of todo) {
-      const previous = manifest.entries[ledger];
-      if (previous && previous.revision === revision && sameFiles(join(site.path, ledger), previous.files)) {
-        report.unchanged.push(ledger);
-      } else {
-        try {
-          const snapshot = await readSnapshot(ws, { ledger }, reader);
-          const files: Record<string, string> = {
-            'index.html': await renderers.renderPage(snapshot),
-            'comment.md': renderers.renderComment(snapshot),
-            'prompt.txt': renderers.renderPrompt(snapshot, {}),
-          };
-          for (const [name, content] of Object.entries(files)) site.write(`${ledger}/${name}`, content);
-          manifest.entries[ledger] = { ...indexEntryOf(snapshot), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, hash(c)])) };
-          report.built.push(ledger);
-        } catch (e) {
-          const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
-          report.failed.push({ ledger, code: err.code, message: err.message });
-          delete manifest.entries[ledger];
-        }
-      }
+  let loaded: Promise<SiteRenderers> | null = null;
+  const load = () => (loaded ??= renderers ? Promise.resolve(renderers) : import('./load-renderers.js').then((m) => m.loadRenderers()));
+  let done = report.unchanged.length;
+  const total = report.unchanged.length + stale.length;
+  const results = await buildInPool(ws, stale, { path: site.path, given: site.named }, {
+    workers: renderers ? 1 : Math.max(1, options.workers ?? 1),
+    renderers: load,
+    onResult: (r) => {
       done += 1;
-      options.onProgress?.(done, todo.length, ledger);
+      options.onProgress?.(done, total, r.ledger);
+    },
+  });
+  changed ||= results.length > 0;
+  for (const r of results) {
+    if ('entry' in r) {
+      manifest.entries[r.ledger] = r.entry;
+      report.built.push(r.ledger);
+    } else {
+      report.failed.push({ ledger: r.ledger, ...r.failed });
+      delete manifest.entries[r.ledger];
     }
-  } finally {
-    reader.close();
   }
-  const entries = all.map((c) => manifest.entries[c.ledger]).filter((e): e is SiteManifest['entries'][string] => e !== undefined);
-  site.write('index.html', renderers.renderIndex(entries.map(({ files: _files, ...e }) => e)));
-  const sorted: SiteManifest = { renderer: manifest.renderer, entries: Object.fromEntries(Object.keys(manifest.entries).sort().map((k) => [k, manifest.entries[k]!])) };
-  site.write('.canvas-build.json', `${JSON.stringify(sorted, null, 2)}\n`);
+  // A build that changed no entry leaves the index and the manifest as they are (their bytes
+  // would be the same), unless the index is not what the manifest recorded.
+  const indexPath = join(site.path, 'index.html');
+  const indexKept =
+    !changed &&
+    site.previous?.index !== undefined &&
+    (!options.verifyOutput || sameFiles(site.path, { 'index.html': site.previous.index }));
+  if (!indexKept || !existsSync(indexPath)) {
+    const sorted = sortedManifest(manifest.renderer, manifest.entries);
+    const entries = all.map((c) => sorted.entries[c.ledger]).filter((e): e is ManifestEntry => e !== undefined);
+    const index = (await load()).renderIndex(entries.map(({ files: _files, ...e }) => e));
+    site.write('index.html', index);
+    site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) }, null, 2)}\n`);
+  }
   return report;
 }

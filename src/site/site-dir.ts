@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, type Stats, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { isLedgerId } from '../model/check-ledger-id.js';
 import { insideRepository } from '../store/inside-repository.js';
 import type { Workspace } from '../store/workspace.js';
 import type { SiteManifest } from './build-site.js';
+import { writeSiteFile } from './write-site-file.js';
 
 /** The build's manifest, at the top of the output directory. */
 const MANIFEST = '.canvas-build.json';
@@ -176,17 +176,18 @@ export class SiteDir {
    */
   write(rel: string, content: string): void {
     this.check([rel]);
-    const target = join(this.path, rel);
     const slash = rel.lastIndexOf('/');
-    const tmp = join(this.path, `${rel.slice(0, slash + 1)}.${rel.slice(slash + 1)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
       if (slash > 0 && lstatOrNull(join(this.path, rel.slice(0, slash))) === null) mkdirSync(join(this.path, rel.slice(0, slash)));
-      writeFileSync(tmp, content, { flag: 'wx' });
-      renameSync(tmp, target);
     } catch (e) {
-      rmSync(tmp, { force: true });
       throw refuse(this.given, `cannot be written (${rel}): ${(e as Error).message}`, 'free some space or fix the permissions, then build again', { path: rel });
     }
+    writeSiteFile(this.path, this.given, rel, content);
+  }
+
+  /** The output directory as the caller named it (for messages). */
+  get named(): string {
+    return this.given;
   }
 
   /**

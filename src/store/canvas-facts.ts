@@ -98,11 +98,28 @@ export function emptyFacts(): CanvasFacts {
   return { revision: '', creator: '', created: '', ids: [], keys: {}, frozen: null, ending: null, lastRun: null, moves: {}, commits: 0 };
 }
 
+/** The create commit cached facts name, when they name one as a sha. */
+function createdSha(cached: CanvasFacts): string | null {
+  return typeof cached.created === 'string' && /^[0-9a-f]{40}$/.test(cached.created) && typeof cached.revision === 'string' ? cached.created : null;
+}
+
+/** True when a commit is this canvas's create, by the cached creator. */
+function isCreateBy(c: CanvasCommit | null, ledger: string, cached: CanvasFacts): boolean {
+  return c !== null && c.op === 'create' && c.ledger === ledger && c.trailers['Canvas-Previous'] === undefined && whoOf(c.trailers['Canvas-Author']) === cached.creator;
+}
+
 /** True when the cached facts' create commit is this canvas's create, by the cached creator. */
 async function createdBy(reader: RepoReader, ledger: string, cached: CanvasFacts): Promise<boolean> {
-  if (typeof cached.created !== 'string' || !/^[0-9a-f]{40}$/.test(cached.created) || typeof cached.revision !== 'string') return false;
-  const c = await reader.commit(cached.created);
-  return c !== null && c.op === 'create' && c.ledger === ledger && c.trailers['Canvas-Previous'] === undefined && whoOf(c.trailers['Canvas-Author']) === cached.creator;
+  const sha = createdSha(cached);
+  return sha !== null && isCreateBy(await reader.commit(sha), ledger, cached);
+}
+
+function readCache(reader: RepoReader, ledger: string): CanvasFacts | null {
+  try {
+    return JSON.parse(readFileSync(cachePath(reader, ledger), 'utf8')) as CanvasFacts;
+  } catch {
+    return null;
+  }
 }
 
 function cachePath(reader: RepoReader, ledger: string): string {
@@ -119,13 +136,7 @@ function cachePath(reader: RepoReader, ledger: string): string {
  * @param save - write the result back to the cache (only under the repository lock)
  */
 export async function canvasFacts(reader: RepoReader, ledger: string, revision: string, save = false): Promise<CanvasFacts> {
-  let cached: CanvasFacts | null = null;
-  const path = cachePath(reader, ledger);
-  try {
-    cached = JSON.parse(readFileSync(path, 'utf8')) as CanvasFacts;
-  } catch {
-    cached = null;
-  }
+  let cached = readCache(reader, ledger);
   // The cache is not an authority: the creator decides roles until the first grant, so a cached
   // creator is used only when the create commit it names says so (else the chain is read again).
   if (cached && !(await createdBy(reader, ledger, cached))) cached = null;
@@ -146,6 +157,31 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
   for (let i = newer.length - 1; i >= 0; i -= 1) foldCommit(facts, newer[i]!);
   if (save) saveFacts(reader, ledger, facts);
   return facts;
+}
+
+/**
+ * The facts of many canvases at their revisions, as {@link canvasFacts} gives them: the caches are
+ * read and their create commits checked in one round trip through the batch; a canvas whose cache
+ * is missing, not vouched for or behind its revision is read as {@link canvasFacts} reads it.
+ *
+ * @param reader - the repository reader
+ * @param at - each canvas's ledger id and revision
+ * @param save - write what was folded back to the cache (only under the repository lock)
+ * @returns each canvas's facts, in the order asked
+ */
+export async function canvasFactsOfMany(reader: RepoReader, at: ReadonlyArray<{ ledger: string; revision: string }>, save = false): Promise<CanvasFacts[]> {
+  const cached = at.map(({ ledger }) => readCache(reader, ledger));
+  const shas = cached.map((c) => (c ? createdSha(c) : null));
+  const creates = await reader.commits(shas.filter((s): s is string => s !== null));
+  const createOf = new Map(creates.filter((c): c is CanvasCommit => c !== null).map((c) => [c.sha, c]));
+  const out: CanvasFacts[] = [];
+  for (const [i, { ledger, revision }] of at.entries()) {
+    const c = cached[i];
+    const sha = shas[i];
+    if (c && sha && c.revision === revision && isCreateBy(createOf.get(sha) ?? null, ledger, c)) out.push(c);
+    else out.push(await canvasFacts(reader, ledger, revision, save));
+  }
+  return out;
 }
 
 /**

@@ -7,7 +7,7 @@ import type { RepoReader } from './repo-reader.js';
 import { saveCacheFile } from './save-cache-file.js';
 
 /** The cache file's content: the histories folded up to `revision`. */
-interface HistoryCache {
+export interface HistoryCache {
   revision: string;
   /** Node id and its entries, oldest first, in the order the nodes were first named. */
   nodes: [string, HistoryEntry[]][];
@@ -16,6 +16,31 @@ interface HistoryCache {
 function cachePath(reader: RepoReader, ledger: string): string {
   // A folder of its own: `<ledger>.history.json` beside the facts could be another ledger's facts.
   return join(reader.ws.repo, '.git', 'canvas-cache', 'history', `${ledger}.json`);
+}
+
+/** The histories cached for a canvas (at the revision they were saved for), or null. */
+export function cachedHistories(reader: RepoReader, ledger: string): HistoryCache | null {
+  return readCache(cachePath(reader, ledger));
+}
+
+/**
+ * Fold the commits a walk read newest first, down to the cached revision (`cached` when the walk
+ * reached it, else null: the walk went to the create), into the histories at `revision`.
+ *
+ * @param save - write the result back to the cache (reads at the canvas's head)
+ */
+export function foldHistories(reader: RepoReader, ledger: string, revision: string, newer: readonly CanvasCommit[], cached: HistoryCache | null, save: boolean): Map<string, HistoryEntry[]> {
+  const nodes = new Map<string, HistoryEntry[]>(cached ? cached.nodes : []);
+  for (let i = newer.length - 1; i >= 0; i -= 1) {
+    const c = newer[i]!;
+    const node = c.trailers['Canvas-Node'];
+    if (node === undefined) continue;
+    const list = nodes.get(node) ?? [];
+    list.push(historyEntry(c));
+    nodes.set(node, list);
+  }
+  if (save) saveCacheFile(cachePath(reader, ledger), JSON.stringify({ revision, nodes: [...nodes] } satisfies HistoryCache));
+  return nodes;
 }
 
 function readCache(path: string): HistoryCache | null {
@@ -55,15 +80,5 @@ export async function nodeHistories(reader: RepoReader, ledger: string, revision
     }
     newer.push(c);
   }
-  const nodes = new Map<string, HistoryEntry[]>(reached && cached ? cached.nodes : []);
-  for (let i = newer.length - 1; i >= 0; i -= 1) {
-    const c = newer[i]!;
-    const node = c.trailers['Canvas-Node'];
-    if (node === undefined) continue;
-    const list = nodes.get(node) ?? [];
-    list.push(historyEntry(c));
-    nodes.set(node, list);
-  }
-  if (save) saveCacheFile(path, JSON.stringify({ revision, nodes: [...nodes] } satisfies HistoryCache));
-  return nodes;
+  return foldHistories(reader, ledger, revision, newer, reached ? cached : null, save);
 }

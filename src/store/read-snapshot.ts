@@ -1,10 +1,11 @@
 import { indexNodes } from '../model/index-nodes.js';
-import type { Crossing, Snapshot } from '../model/snapshot.js';
+import type { Snapshot } from '../model/snapshot.js';
 import { editRecord } from './edit-record.js';
 import { canvasFacts } from './canvas-facts.js';
 import { nodeHistories } from './node-histories.js';
 import { readCheckedCanvas } from './read-canvas-text.js';
 import { RepoReader } from './repo-reader.js';
+import { snapshotCrossings } from './snapshot-crossings.js';
 import type { Workspace } from './workspace.js';
 
 /** Options of {@link readSnapshot}. */
@@ -43,15 +44,8 @@ export async function readSnapshot(ws: Workspace, options: SnapshotOptions, read
       recentEdits.push(editRecord(c));
     }
     const all = await nodeHistories(r, ledger, revision, options.at === undefined);
-    const index = indexNodes(canvas);
-    const history = Object.fromEntries([...index.keys()].map((id) => [id, all.get(id) ?? []]));
-    const crossings: Crossing[] = [];
-    for (const [id, e] of index) {
-      const m = facts.moves[id];
-      if (!m || m.insertedIn === e.parent) continue;
-      const last = m.into[e.parent];
-      if (last) crossings.push({ node: id, from: m.insertedIn, to: e.parent, commit: last.commit, reason: last.reason });
-    }
+    const history = Object.fromEntries([...indexNodes(canvas).keys()].map((id) => [id, all.get(id) ?? []]));
+    const crossings = snapshotCrossings(canvas, facts);
     const dateOf = async (sha: string) => new Date(((await r.commit(sha))?.time ?? 0) * 1000).toISOString();
     const frozen: Snapshot['frozen'] = facts.frozen ? { ...facts.frozen, date: await dateOf(facts.frozen.commit) } : null;
     const e = facts.ending;

@@ -12,7 +12,7 @@ import type { Workspace } from './workspace.js';
  * before, so a canvas's history is a walk of its chain, never a scan of the repository).
  */
 export class RepoReader {
-  private readonly commits = new Map<string, CanvasCommit>();
+  private readonly parsed = new Map<string, CanvasCommit>();
   private readonly checked = new Set<string>();
   private found = false;
   private batch: GitBatch | null = null;
@@ -63,14 +63,39 @@ export class RepoReader {
 
   /** A commit by sha or expression, parsed and cached, or null. */
   async commit(rev: string): Promise<CanvasCommit | null> {
-    const cached = this.commits.get(rev);
+    const cached = this.parsed.get(rev);
     if (cached) return cached;
     if (!this.exists()) return null;
     const o = await this.git.read(rev.length === 40 ? rev : `${rev}^{commit}`);
     if (o?.type !== 'commit') return null;
     const c = parseCommit(o.sha, o.content);
-    this.commits.set(o.sha, c);
+    this.parsed.set(o.sha, c);
     return c;
+  }
+
+  /**
+   * Many commits by sha in one round trip (see {@link GitBatch.readMany}), parsed and cached.
+   *
+   * @param shas - full commit shas
+   * @returns each commit, or null for one that is missing or not a commit, in the order asked
+   */
+  async commits(shas: readonly string[]): Promise<Array<CanvasCommit | null>> {
+    const missing = shas.filter((sha) => !this.parsed.has(sha));
+    if (missing.length > 0 && this.exists()) {
+      for (const o of await this.git.readMany(missing)) if (o?.type === 'commit') this.parsed.set(o.sha, parseCommit(o.sha, o.content));
+    }
+    return shas.map((sha) => this.parsed.get(sha) ?? null);
+  }
+
+  /**
+   * Many files in one round trip (see {@link GitBatch.readMany}).
+   *
+   * @param at - pairs of a commit and a path in its tree
+   * @returns each file's bytes, or null when absent, in the order asked
+   */
+  async files(at: ReadonlyArray<readonly [commit: string, path: string]>): Promise<Array<Buffer | null>> {
+    if (!this.exists()) return at.map(() => null);
+    return (await this.git.readMany(at.map(([commit, path]) => `${commit}:${path}`))).map((o) => (o?.type === 'blob' ? o.content : null));
   }
 
   /** The sha `main` points at, or null before the first commit. */
@@ -119,7 +144,7 @@ export class RepoReader {
 
   /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
-    this.commits.clear();
+    this.parsed.clear();
     this.release?.();
     this.release = null;
     this.checked.clear();

@@ -90,9 +90,28 @@ describe('canvas build', () => {
     const after = tree(dir);
     const changed = Object.keys(after).filter((k) => after[k] !== before[k]).sort();
     expect(changed).toEqual(['.canvas-build.json', 'concurrency/comment.md', 'concurrency/index.html', 'concurrency/prompt.txt', 'index.html']);
-    // A page removed by hand is rebuilt even though the revision did not move.
-    execFileSync('rm', [join(dir, 'projections', 'index.html')]);
-    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout).built).toEqual(['projections']);
+  });
+
+  it('trusts the manifest for an unchanged canvas; --verify-output catches a tampered or removed output and rebuilds it', async () => {
+    const ws = await exampleWorkspace();
+    const dir = out();
+    expect((await runMain(ws, ['build', '--out', dir])).code).toBe(0);
+    const before = tree(dir);
+    writeFileSync(join(dir, 'projections', 'comment.md'), `${before['projections/comment.md']}tampered\n`);
+    execFileSync('rm', [join(dir, 'node-identity', 'index.html')]);
+    writeFileSync(join(dir, 'index.html'), 'tampered\n');
+    // Trusted: the revision and the renderers did not move, so nothing is read, rendered or written.
+    const trusted = JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout);
+    expect(trusted).toMatchObject({ built: [], failed: [] });
+    expect(tree(dir)['projections/comment.md']).toContain('tampered');
+    const verified = await runMain(ws, ['build', '--out', dir, '--json', '--verify-output']);
+    expect(verified.code, verified.stderr).toBe(0);
+    const report = JSON.parse(verified.stdout);
+    expect(report.built.sort()).toEqual(['node-identity', 'projections']);
+    expect(report.unchanged.sort()).toEqual(['concurrency', 'store-substrate']);
+    expect(tree(dir)).toEqual(before);
+    // Verified and unchanged: nothing more to rebuild.
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json', '--verify-output'])).stdout).built).toEqual([]);
   });
 
   it('reports a bad canvas, builds the rest, and exits 8, its own code (1 is an internal error)', async () => {

@@ -45,9 +45,10 @@ let ws: Workspace;
 async function build(
   dir: string,
   w: Workspace = ws,
+  flags: string[] = [],
   run: (w: Workspace, args: string[]) => Promise<CliResult> = runMain,
 ): Promise<{ code: number; error: string | undefined; out: Record<string, unknown> }> {
-  const r = await run(w, ['build', '--out', dir, '--json']);
+  const r = await run(w, ['build', '--out', dir, '--json', ...flags]);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   return { code: r.code, error: (out.error as { code?: string } | undefined)?.code, out };
 }
@@ -93,41 +94,47 @@ describe('canvas build --out: where the build writes', () => {
   it('refuses a file as DIR, or a path through a file (BAD_OUT_DIR, not INTERNAL)', async () => {
     const dir = scratch();
     writeFileSync(join(dir, 'file'), 'a file\n');
-    expect(await build(join(dir, 'file'), ws, runCli)).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
+    expect(await build(join(dir, 'file'), ws, [], runCli)).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
     expect(await build(join(dir, 'file', 'site'))).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
     expect(listing(dir)).toEqual({ file: 'a file\n' });
   });
 
-  it('never follows a link inside DIR: a link at any path it writes is refused, the outside untouched', async () => {
-    const plants: Array<[string, (dir: string, o: { dir: string; file: string }) => void]> = [
-      ['a canvas folder linked outside', (dir, o) => {
+  it('never follows a link inside DIR: a link at any path it writes or verifies is refused, the outside untouched', async () => {
+    // Each plant, and the exit code of a build that trusts its manifest: the index and the
+    // manifest are judged on every build; an unchanged canvas's paths are not written, so the
+    // link there is left alone, and --verify-output judges them too.
+    const plants: Array<[string, 0 | 2, (dir: string, o: { dir: string; file: string }) => void]> = [
+      ['a canvas folder linked outside', 0, (dir, o) => {
         rmSync(join(dir, 'r'), { recursive: true });
         symlinkSync(o.dir, join(dir, 'r'));
       }],
-      ['a page linked to a file outside', (dir, o) => {
+      ['a page linked to a file outside', 0, (dir, o) => {
         rmSync(join(dir, 'r', 'index.html'));
         symlinkSync(o.file, join(dir, 'r', 'index.html'));
       }],
-      ['the index linked to a file outside', (dir, o) => {
+      ['the index linked to a file outside', 2, (dir, o) => {
         rmSync(join(dir, 'index.html'));
         symlinkSync(o.file, join(dir, 'index.html'));
       }],
-      ['the manifest linked to a file outside', (dir, o) => {
+      ['the manifest linked to a file outside', 2, (dir, o) => {
         writeFileSync(o.file, readFileSync(join(dir, '.canvas-build.json')));
         rmSync(join(dir, '.canvas-build.json'));
         symlinkSync(o.file, join(dir, '.canvas-build.json'));
       }],
-      ['a link to nothing where a page goes', (dir, o) => {
+      ['a link to nothing where a page goes', 0, (dir, o) => {
         rmSync(join(dir, 's', 'prompt.txt'));
         symlinkSync(join(o.dir, 'later.txt'), join(dir, 's', 'prompt.txt'));
       }],
     ];
-    for (const [name, plant] of plants) {
+    for (const [name, trusted, plant] of plants) {
       const dir = await built();
       const o = outside();
       plant(dir, o);
       const before = { site: listing(dir), outside: listing(o.dir) };
-      expect(await build(dir), name).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
+      expect(await build(dir), name).toMatchObject(trusted === 2 ? { code: 2, error: 'BAD_OUT_DIR' } : { code: 0, out: { built: [], unchanged: ['r', 's'] } });
+      expect(listing(dir), name).toEqual(before.site);
+      expect(listing(o.dir), name).toEqual(before.outside);
+      expect(await build(dir, ws, ['--verify-output']), name).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
       expect(listing(dir), name).toEqual(before.site);
       expect(listing(o.dir), name).toEqual(before.outside);
     }
@@ -140,9 +147,13 @@ describe('canvas build --out: where the build writes', () => {
     const b = await built();
     rmSync(join(b, 'index.html'));
     mkdirSync(join(b, 'index.html'));
-    for (const dir of [a, b]) {
+    // The index is judged on every build; an unchanged canvas's folder under --verify-output.
+    for (const [dir, flags] of [
+      [a, ['--verify-output']],
+      [b, []],
+    ] as const) {
       const before = listing(dir);
-      expect(await build(dir)).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
+      expect(await build(dir, ws, [...flags])).toMatchObject({ code: 2, error: 'BAD_OUT_DIR' });
       expect(listing(dir)).toEqual(before);
     }
   });

@@ -23,7 +23,16 @@ function progress(): ((done: number, total: number, ledger: string) => void) | u
   };
 }
 
-/** Register `canvas build [--out DIR] [--ledger ID]...` (docs/site.md). */
+/** `--workers N`: a positive integer. */
+function workers(v: string): number {
+  if (!/^[1-9][0-9]*$/.test(v)) throw new CanvasError('USAGE', `--workers ${v} is not a positive integer`, 'for example --workers 2 (default: one per core)');
+  return Number(v);
+}
+
+/** What `canvas build` takes. */
+type BuildFlags = GlobalOptions & { out: string; ledger?: string[]; from?: string; at?: string; workers?: number; verifyOutput?: boolean };
+
+/** Register `canvas build [--out DIR] [--ledger ID]... [--workers N] [--verify-output]` (docs/site.md). */
 export function registerBuildCommand(program: Command): void {
   withGlobal(program.command('build'))
     .description('build the static site: every canvas at its revision, one page, comment and prompt each, and an index')
@@ -31,7 +40,9 @@ export function registerBuildCommand(program: Command): void {
     .option('--ledger <id>', 'only this canvas (repeatable)', collect)
     .option('--from <url>', 'build a remote or bare repository, with no workspace (docs/remote.md, "CI from the remote")')
     .option('--at <sha>', "with --from: the site as the remote's main stood at this commit")
-    .action(async (o: GlobalOptions & { out: string; ledger?: string[]; from?: string; at?: string }) => {
+    .option('--workers <n>', 'worker threads rendering canvases (default: one per core)', workers)
+    .option('--verify-output', 're-hash every output file against the manifest and rebuild what differs')
+    .action(async (o: BuildFlags) => {
       if (o.at !== undefined && o.from === undefined) throw new CanvasError('USAGE', '--at needs --from', 'canvas build --from <url> --at <sha> --out DIR');
       for (const id of o.ledger ?? []) checkLedgerId(id);
       const copy = o.from === undefined ? null : await (await import('../../store/remote/from-remote.js')).copyRemote(o.from, o.at);
@@ -44,10 +55,16 @@ export function registerBuildCommand(program: Command): void {
 }
 
 /** Build the site of a workspace, and print the report (a failed canvas: exit 8). */
-async function build(ws: Workspace, o: GlobalOptions & { out: string; ledger?: string[] }): Promise<void> {
+async function build(ws: Workspace, o: BuildFlags): Promise<void> {
   // The output directory is judged by the build itself (docs/site.md, "Where the build writes").
-  const [{ buildSite }, { loadRenderers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/load-renderers.js')]);
-  const report = await buildSite(ws, { out: o.out, ledgers: o.ledger, onProgress: o.json ? undefined : progress() }, await loadRenderers());
+  const [{ buildSite }, { defaultWorkers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/render-pool.js')]);
+  const report = await buildSite(ws, {
+    out: o.out,
+    ledgers: o.ledger,
+    onProgress: o.json ? undefined : progress(),
+    workers: o.workers ?? defaultWorkers(),
+    verifyOutput: o.verifyOutput === true,
+  });
   if (o.json) {
     printJson(report);
   } else {

@@ -139,6 +139,30 @@ export class GitBatch {
     });
   }
 
+  /**
+   * Read many objects with one write to git (docs/store.md, "Long-lived git processes"): the
+   * requests go out together and are answered in order, so a round of N reads costs one round
+   * trip instead of N.
+   *
+   * @param revs - revision expressions, as for {@link GitBatch.read}
+   * @returns each object or null, in the order asked
+   * @throws CanvasError `GIT_HELPER_FAILED` when git ended before it answered
+   */
+  readMany(revs: readonly string[]): Promise<Array<GitObject | null>> {
+    if (this.helper.state !== 'open') return GitBatch.shared(this.repo).readMany(revs);
+    const lines: string[] = [];
+    const answers = revs.map((rev) => {
+      if (/[\n\r]/.test(rev)) return Promise.resolve(null);
+      lines.push(rev);
+      return new Promise<GitObject | null>((resolve, reject) => {
+        this.queue.push({ resolve, reject });
+        this.helper.begin();
+      });
+    });
+    if (lines.length > 0) this.helper.send(`${lines.join('\n')}\n`);
+    return Promise.all(answers);
+  }
+
   /** Stop the process: reads already sent are still answered, later ones go to a fresh one. */
   close(): void {
     this.helper.close();

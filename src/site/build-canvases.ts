@@ -1,0 +1,70 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+import { indexEntryOf } from '../render/html/index-entry.js';
+import type { CanvasRef } from '../store/list-canvases.js';
+import { readSnapshots } from '../store/read-snapshots.js';
+import { RepoReader } from '../store/repo-reader.js';
+import type { Workspace } from '../store/workspace.js';
+import type { ManifestEntry, SiteRenderers } from './build-site.js';
+import { contentHash } from './content-hash.js';
+import { writeSiteFile } from './write-site-file.js';
+
+/** What building one canvas came to: its manifest entry, or why it failed. */
+export type CanvasResult = { ledger: string; entry: ManifestEntry } | { ledger: string; failed: { code: string; message: string } };
+
+/** The output directory: its real path, and the path as the caller named it (for messages). */
+export interface SiteOut {
+  path: string;
+  given: string;
+}
+
+/**
+ * Build some canvases' folders (docs/site.md): read their snapshots in rounds through the batch,
+ * then render each one's page, comment and prompt and write them into `<ledger>/`, made once.
+ * The unit of work of the build, the same in this thread or a worker's. The caller has judged
+ * every path it writes. A canvas that cannot be read, rendered or written fails alone.
+ *
+ * @param ws - the workspace
+ * @param refs - the canvases and the revisions to build them at
+ * @param out - the output directory
+ * @param renderers - the page, comment and prompt renderers
+ * @returns one result per canvas, in the order given
+ */
+export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt'>): Promise<CanvasResult[]> {
+  const reader = new RepoReader(ws);
+  let snapshots: Awaited<ReturnType<typeof readSnapshots>>;
+  try {
+    snapshots = await readSnapshots(reader, refs);
+  } finally {
+    reader.close();
+  }
+  const results: CanvasResult[] = [];
+  for (const [i, snapshot] of snapshots.entries()) {
+    const { ledger } = refs[i]!;
+    try {
+      if (snapshot instanceof CanvasError) throw snapshot;
+      const files: Record<string, string> = {
+        'index.html': await renderers.renderPage(snapshot),
+        'comment.md': renderers.renderComment(snapshot),
+        'prompt.txt': renderers.renderPrompt(snapshot, {}),
+      };
+      try {
+        mkdirSync(join(out.path, ledger));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw new CanvasError('BAD_OUT_DIR', `--out ${out.given} cannot be written (${ledger}/): ${(e as Error).message}`, 'free some space or fix the permissions, then build again', {
+            out: out.given,
+            path: ledger,
+          });
+        }
+      }
+      for (const [name, content] of Object.entries(files)) writeSiteFile(out.path, out.given, `${ledger}/${name}`, content);
+      results.push({ ledger, entry: { ...indexEntryOf(snapshot), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)])) } });
+    } catch (e) {
+      const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
+      results.push({ ledger, failed: { code: err.code, message: err.message } });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,21 @@
+// A worker of the site build's pool (docs/site.md, "Every core"): it loads the renderers once,
+// then builds each batch of canvases it is sent, through its own `git cat-file --batch`, and
+// answers with the batch's results. `scripts/build.js` bundles it as dist/cli/site-worker.cjs.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { CanvasRef } from '../store/list-canvases.js';
+import type { Workspace } from '../store/workspace.js';
+import { buildCanvases, type SiteOut } from './build-canvases.js';
+import { loadRenderers } from './load-renderers.js';
+
+const { ws, out } = workerData as { ws: Workspace; out: SiteOut };
+const port = parentPort!;
+const renderers = loadRenderers();
+port.on('message', (message: { id: number; refs: CanvasRef[] }) => {
+  void (async () => {
+    try {
+      port.postMessage({ id: message.id, results: await buildCanvases(ws, message.refs, out, await renderers) });
+    } catch (e) {
+      port.postMessage({ id: message.id, error: String((e as Error)?.stack ?? e) });
+    }
+  })();
+});

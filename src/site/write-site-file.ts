@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CanvasError } from '../model/canvas-error.js';
+
+/**
+ * Write one file of the site atomically (docs/site.md, "Where the build writes"): a private file
+ * created afresh beside it (`.<name>.<pid>.<random>.tmp`, never opened through whatever was at
+ * its name), renamed into place. The caller has judged the path and made its folder.
+ *
+ * @param root - the output directory, as a real path
+ * @param given - the output directory as the caller named it (for the message)
+ * @param rel - the path relative to the output directory (`index.html`, `r/comment.md`)
+ * @param content - the text (UTF-8)
+ * @throws CanvasError `BAD_OUT_DIR` when the file cannot be written
+ */
+export function writeSiteFile(root: string, given: string, rel: string, content: string): void {
+  const slash = rel.lastIndexOf('/');
+  const tmp = join(root, `${rel.slice(0, slash + 1)}.${rel.slice(slash + 1)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    writeFileSync(tmp, content, { flag: 'wx' });
+    renameSync(tmp, join(root, rel));
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new CanvasError('BAD_OUT_DIR', `--out ${given} cannot be written (${rel}): ${(e as Error).message}`, 'free some space or fix the permissions, then build again', {
+      out: given,
+      path: rel,
+    });
+  }
+}
