@@ -14,7 +14,7 @@ import { cliList } from './benchmarks/list.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
 import { serveBench } from './benchmarks/serve.js';
-import { siteBuild } from './benchmarks/site.js';
+import { siteBuild, siteScale } from './benchmarks/site.js';
 import { concurrentWriters } from './benchmarks/writers.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
 import { generateWorkspace } from './lib/generate-workspace.js';
@@ -37,6 +37,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'excalidraw', run: excalidrawDraw },
   { key: 'cli-render', run: cliRender },
   { key: 'site', run: siteBuild },
+  { key: 'site-scale', run: siteScale },
   { key: 'history', run: historyBench },
   { key: 'list', run: cliList },
   { key: 'writers', run: concurrentWriters },

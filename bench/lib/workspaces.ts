@@ -22,6 +22,17 @@ export function listWorkspace(quick: boolean): WorkspaceSpec {
     : { canvases: 1_000, commits: 40_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 };
 }
 
+/**
+ * The site build's scale pair: 1,000 and 10,000 canvases of one shape (quick: 50 and 500). The
+ * canvases are small (3-8 nodes, one commit per node) because the workspace is what the store
+ * makes: every commit rewrites a root tree with one entry per canvas (about 370 KB at 10,000),
+ * so 10,000 canvases of 30-80 nodes would be 560,000 commits and some 200 GB of trees for git.
+ */
+export function siteWorkspaces(quick: boolean): [WorkspaceSpec, WorkspaceSpec] {
+  const of = (canvases: number): WorkspaceSpec => ({ canvases, commits: canvases * 7, minNodes: 3, maxNodes: 8, bigNodes: 0, seed: 23 });
+  return quick ? [of(50), of(500)] : [of(1_000), of(10_000)];
+}
+
 /** A family of workspaces along one axis of growth. */
 export interface GrowthFamily {
   axis: 'nodes per canvas' | 'canvases per workspace' | 'commits in the repository';
