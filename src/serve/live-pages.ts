@@ -47,7 +47,7 @@ export class LivePages {
    */
   async page(ledger: string): Promise<{ revision: string; html: string }> {
     const served = await this.served(ledger);
-    served.html ??= renderPage(served.snapshot, { ...(await preparePage(served.snapshot)), live: LIVE_ASSETS });
+    served.html ??= renderPage(served.snapshot, { ...(await preparePage(served.snapshot)), live: LIVE_ASSETS, index: '../index.html' });
     return { revision: served.revision, html: served.html };
   }
 

@@ -16,7 +16,8 @@ export async function loadRenderers(): Promise<SiteRenderers> {
   ]);
   const indexCss = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
   return {
-    renderPage: async (snapshot) => renderPage(snapshot, await preparePage(snapshot)),
+    // A page of the site links back to the site's index, one folder up (docs/site.md).
+    renderPage: async (snapshot) => renderPage(snapshot, { ...(await preparePage(snapshot)), index: '../index.html' }),
     renderComment,
     renderPrompt,
     renderIndex: (entries) => renderIndex(entries, indexCss),

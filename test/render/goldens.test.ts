@@ -46,7 +46,7 @@ function styleSources(html: string): string | undefined {
 
 /** Whether a page has a Mermaid figure (its policy then admits inline styles, not a hash). */
 function hasMermaid(html: string): boolean {
-  return html.includes('<pre class="mermaid">');
+  return /<pre class="mermaid"[ >]/.test(html);
 }
 
 /** The page as its case's golden holds it: whole for WHOLE, else with the stylesheet marked. */

@@ -133,7 +133,7 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
 describe('canvas serve: the pages (docs/serve.md, "The pages")', () => {
   it('serves the page canvas build makes, apart from the live script and stylesheet', async () => {
     const snapshot = await readSnapshot(s.ws, { ledger: 'demo' });
-    const built = renderPage(snapshot, await preparePage(snapshot));
+    const built = renderPage(snapshot, { ...(await preparePage(snapshot)), index: '../index.html' });
     const served = (await get('/demo/')).body;
     expect(served).not.toBe(built);
     expect(served).toContain('<script type="module" src="/_canvas/live.js"></script>');

@@ -1,3 +1,27 @@
+/** The package's files a page loads, relative to the package's root (or the CDN's copy of it). */
+const ENTRY = 'dist/mermaid.esm.min.mjs';
+const CHUNKS = 'dist/chunks/mermaid.esm.min/';
+const CDN = 'https://cdn.jsdelivr.net/npm/mermaid@12.3.0/';
+
+/**
+ * The inline module that starts Mermaid from `url` (the entry's address): the same URL as the
+ * integrity-checked script, so the browser reuses the module it fetched; the strict security
+ * level set explicitly; only the page's `pre.mermaid` blocks drawn; then each drawing is given
+ * its own width, so on a narrow screen it scrolls sideways inside its block rather than shrinking
+ * until its labels cannot be read.
+ */
+function startModule(url: string): string {
+  return (
+    `import mermaid from '${url}';\n` +
+    "mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });\n" +
+    "await mermaid.run({ querySelector: 'pre.mermaid' });\n" +
+    "for (const svg of document.querySelectorAll('pre.mermaid svg')) {\n" +
+    '  const width = svg.viewBox.baseVal?.width;\n' +
+    "  if (width) svg.setAttribute('width', String(width));\n" +
+    '}\n'
+  );
+}
+
 /**
  * The one Mermaid build a page may load (`docs/projections.md`, "The page"): an exact version from
  * one CDN, the integrity hash of its entry module, and the chunk folder its entry imports from.
@@ -11,17 +35,10 @@
 export const MERMAID_PIN = {
   version: '12.3.0',
   /** The entry module, loaded by `<script type="module" src integrity crossorigin>`. */
-  url: 'https://cdn.jsdelivr.net/npm/mermaid@12.3.0/dist/mermaid.esm.min.mjs',
+  url: `${CDN}${ENTRY}`,
   integrity: 'sha384-m/kS3TjSHDQS5Lf2oK4IERmXlK2HYeKOc6Ur2tuWQqUM1Hv74appp6dbTOsUGlHr',
   /** The folder of the chunks the entry imports (statically and on demand). */
-  chunks: 'https://cdn.jsdelivr.net/npm/mermaid@12.3.0/dist/chunks/mermaid.esm.min/',
-  /**
-   * The inline module that starts it: the same URL, so the browser reuses the module the
-   * integrity-checked script fetched; the strict security level set explicitly; only the page's
-   * `pre.mermaid` blocks drawn. Its sha256 goes into the page's script-src.
-   */
-  init:
-    "import mermaid from 'https://cdn.jsdelivr.net/npm/mermaid@12.3.0/dist/mermaid.esm.min.mjs';\n" +
-    "mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });\n" +
-    "await mermaid.run({ querySelector: 'pre.mermaid' });\n",
+  chunks: `${CDN}${CHUNKS}`,
+  /** The inline module that starts the CDN's copy; its sha256 goes into the page's script-src. */
+  init: startModule(`${CDN}${ENTRY}`),
 } as const;

@@ -25,10 +25,11 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
  * page"): it allows only what the tree uses. `default-src 'none'`; `style-src` the sha256 of each
  * inline stylesheet (and of each style attribute, with `'unsafe-hashes'`, should a drawing carry
  * one); `img-src data:` only when an image uses a data URL; `script-src` only on a page with a
- * Mermaid figure: the hash of the inline start-up module, the pinned entry URL and its pinned chunk
- * folder, and then `style-src 'unsafe-inline'`, because Mermaid injects styles that cannot be
- * hashed ahead of time (a hash in the same directive would switch `'unsafe-inline'` off).
- * `base-uri` and `form-action` are closed too (`default-src` does not cover them). A page served
+ * script: the hash of each inline script (the index's own script, Mermaid's start-up module) and,
+ * on a page with a Mermaid figure, the pinned entry URL and its pinned chunk folder; a Mermaid page's
+ * `style-src` is `'unsafe-inline'`, because Mermaid injects styles that cannot be hashed ahead of
+ * time (a hash in the same directive would switch `'unsafe-inline'` off). `base-uri` and
+ * `form-action` are closed too (`default-src` does not cover them). A page served
  * live (docs/serve.md, "The pages") loads the server's own script and stylesheet by path: they
  * are admitted as `'self'`, and the script may then talk to its server (`connect-src 'self'`).
  *

@@ -13,6 +13,8 @@ import type { PageContext } from './page-context.js';
 import { pageHeader } from './page-header.js';
 import { questionIndex } from './question-index.js';
 import { renderNode } from './render-node.js';
+import { tableOfContents } from './table-of-contents.js';
+import { MAIN_ID, topLinks } from './top-links.js';
 import { isolateBidi } from '../isolate-bidi.js';
 
 /** What {@link renderPage} is given besides the snapshot: {@link preparePage}'s result, and a title. */
@@ -28,6 +30,11 @@ export interface PageOptions {
   title?: string | undefined;
   /** For a page `canvas serve` serves: its script and stylesheet (docs/serve.md); default none. */
   live?: LiveAssets | undefined;
+  /**
+   * The address of the site's index page relative to this page (`../index.html`, as `canvas
+   * build` gives it); the page then links back to it. Default none: a standalone page.
+   */
+  index?: string | undefined;
 }
 
 const NO_FIGURES: FigureDrawings = new Map();
@@ -74,14 +81,16 @@ function hasMermaid(nodes: readonly CanvasNode[]): boolean {
  * Render a snapshot as one standalone HTML page (`docs/projections.md`, "The page"): a hast tree
  * serialized by hast-util-to-html, synchronously and without I/O. The stylesheet is inlined from
  * `options.css`; there is no external stylesheet, font or image. The header names the ledger, the
- * revision, the frozen marker and the last edit; `id="questions"` indexes every question; every
+ * revision, the frozen marker and the last edit; a skip link comes first, then, when
+ * `options.index` is given, a link back to the site's index; `id="questions"` indexes every
+ * question; a canvas with four sections or more has a table of contents; every
  * node's element has `id="<node id>"`; a node that crossed between sections shows its latest
  * move's reason and short sha. Figures show the drawings in `options.figures`. A page with a
  * Mermaid figure, and only such a page, loads the pinned module. A Content-Security-Policy meta
  * allows only what the page uses.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
- * @param options - `css` (required), `figures` (from `drawFigures`), `title`; `preparePage`
+ * @param options - `css` (required), `figures` (from `drawFigures`), `title`, `index`; `preparePage`
  *   gives the first two: `renderPage(snapshot, await preparePage(snapshot))`
  * @returns the page, UTF-8 text ending in a line feed; the same snapshot and options give the
  *   same bytes
@@ -95,6 +104,7 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   const body = renderChildren(snapshot.canvas.children, 0);
   const mermaid = hasMermaid(snapshot.canvas.children);
   const nodeCount = indexNodes(snapshot.canvas).size;
+  const contents = tableOfContents(snapshot.canvas);
 
   const head: ElementContent[] = headElements(options.title ?? `${snapshot.ledger} · canvas`, options.css);
   if (mermaid) {
@@ -107,9 +117,11 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   const html = h('html', { lang: 'en' }, [
     h('head', head),
     h('body', [
+      ...topLinks(options.index),
       pageHeader(snapshot),
       questionIndex(snapshot.canvas),
-      h('main', { className: ['canvas'] }, body.length > 0 ? body : [h('p', { className: ['empty'] }, 'This canvas is empty.')]),
+      ...(contents ? [contents] : []),
+      h('main', { id: MAIN_ID, className: ['canvas'] }, body.length > 0 ? body : [h('p', { className: ['empty'] }, 'This canvas is empty.')]),
       h('footer', [
         h('p', [
           `Rendered from revision `,

@@ -203,7 +203,7 @@ describe('renderPage', () => {
       const e = thrown(() => renderPage(snapshotOf(nodes), { css: CSS }));
       expect((e as CanvasError).code, nodes).toBe('USAGE');
     }
-    expect(renderPage(snapshotOf(MERMAID), { css: CSS })).toContain('<pre class="mermaid">');
+    expect(renderPage(snapshotOf(MERMAID), { css: CSS })).toContain('<pre class="mermaid" tabindex="0">');
   });
 
   it('draws a diagram and an SVG figure inline, with a caption, labels as text and ids prefixed by the node id', async () => {

@@ -9,11 +9,17 @@ import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
+/**
+ * A box that may scroll sideways (a drawing or a source wider than the screen): focusable, so a
+ * keyboard can scroll it too.
+ */
+const SCROLLS = { tabIndex: 0 };
+
 /** The figure's picture: the Mermaid source for the browser, or the drawing made beforehand. */
 function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
   // Escaped source, readable offline; the pinned module draws it in the browser.
-  if (node.kind === 'mermaid') return [h('pre', { className: ['mermaid'] }, node.source)];
-  if (node.kind === 'svg' && !node.svg) return [h('pre', { className: ['figure-source'] }, figureSource(node))];
+  if (node.kind === 'mermaid') return [h('pre', { className: ['mermaid'], ...SCROLLS }, node.source)];
+  if (node.kind === 'svg' && !node.svg) return [h('pre', { className: ['figure-source'], ...SCROLLS }, figureSource(node))];
   const drawn = ctx.figures.get(node.id);
   if (drawn === undefined) {
     throw new CanvasError('USAGE', `figure ${node.id} has no drawing among the figures given to renderPage`, "draw the snapshot's figures with drawFigures (or preparePage) and pass them", {
@@ -23,10 +29,10 @@ function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
   if (drawn instanceof CanvasError) {
     return [
       h('p', { className: ['figure-error'] }, `This figure could not be drawn (${drawn.code}): ${drawn.message}`),
-      h('pre', { className: ['figure-source'] }, figureSource(node)),
+      h('pre', { className: ['figure-source'], ...SCROLLS }, figureSource(node)),
     ];
   }
-  return [h('div', { className: ['drawing'] }, [drawn])];
+  return [h('div', { className: ['drawing'], ...SCROLLS }, [drawn])];
 }
 
 /**
