@@ -15,12 +15,13 @@ export async function loadRenderers(): Promise<SiteRenderers> {
     import('../render/html/read-template.js'),
   ]);
   const indexCss = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
+  const indexScript = await readTemplate('index.js');
   return {
     // A page of the site links back to the site's index, one folder up (docs/site.md).
     renderPage: async (snapshot) => renderPage(snapshot, { ...(await preparePage(snapshot)), index: '../index.html' }),
     renderComment,
     renderPrompt,
-    renderIndex: (entries) => renderIndex(entries, indexCss),
+    renderIndex: (entries) => renderIndex(entries, indexCss, undefined, indexScript),
     version: rendererVersion(),
   };
 }

@@ -1,10 +1,12 @@
+import { canvasSummary } from '../../model/canvas-summary.js';
 import { indexNodes } from '../../model/index-nodes.js';
 import type { Snapshot } from '../../model/snapshot.js';
 import type { IndexEntry } from './render-index.js';
 
 /**
- * A canvas's line on the index (docs/site.md): its questions, nodes, last edit and latest
- * ending, from its snapshot. Written once for `canvas build` and `canvas serve`.
+ * A canvas's line on the index (docs/site.md, "The index"): its summary (the line and the whole,
+ * docs/projections.md "The summary"), questions, nodes, last edit and latest ending, from its
+ * snapshot. Written once for `canvas build` and `canvas serve`.
  *
  * @param snapshot - the canvas at its revision
  * @returns the entry
@@ -13,9 +15,11 @@ export function indexEntryOf(snapshot: Snapshot): IndexEntry {
   const nodes = [...indexNodes(snapshot.canvas).values()];
   const questions = nodes.filter((e) => e.node.type === 'question');
   const last = snapshot.lastEdit;
+  const summary = canvasSummary(snapshot.canvas);
   return {
     ledger: snapshot.ledger,
     revision: snapshot.revision,
+    summary: summary ? { text: summary.text, full: summary.full } : null,
     openQuestions: questions.filter((q) => q.node.type === 'question' && !q.node.answered).length,
     questions: questions.length,
     nodes: nodes.length,

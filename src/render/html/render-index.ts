@@ -4,6 +4,7 @@ import { toHtml } from 'hast-util-to-html';
 import { endingLine } from '../../model/ending-line.js';
 import type { Ending } from '../../model/snapshot.js';
 import { formatDate } from '../format-date.js';
+import { isolateBidi } from '../isolate-bidi.js';
 import { shortSha } from '../short-sha.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
 import { type LiveAssets, liveElements } from './live-assets.js';
@@ -13,6 +14,8 @@ import { headElements } from './head-elements.js';
 export interface IndexEntry {
   ledger: string;
   revision: string;
+  /** The canvas's summary (docs/projections.md, "The summary"): the line shown, and the whole. */
+  summary: { text: string; full: string } | null;
   openQuestions: number;
   questions: number;
   nodes: number;
@@ -27,58 +30,96 @@ function endingCell(ending: IndexEntry['ending']): Array<ElementContent | string
   return [h('strong', lead.trimEnd()), ' ', h('code', { title: ending.commit }, shortSha(ending.commit)), tail];
 }
 
+/** The columns, with the label each cell shows beside its value on a phone, where rows are cards. */
+const COLUMNS = ['canvas', 'questions', 'last edit', 'ended', 'nodes', 'revision'] as const;
+
+/** A node's text shown on the index: its bidirectional controls kept inside it, as on the page. */
+function nodeText(text: string): ElementContent {
+  const isolated = isolateBidi(text);
+  return isolated === text ? { type: 'text', value: text } : h('bdi', isolated);
+}
+
 function row(e: IndexEntry): Element {
   const last: Array<ElementContent | string> = e.lastEdit
     ? [h('span', { className: ['edit'] }, `${e.lastEdit.op} by ${e.lastEdit.author}, ${formatDate(e.lastEdit.date)}`), ': ', h('span', { className: ['reason'] }, e.lastEdit.reason)]
     : ['none'];
-  return h('tr', { id: `canvas-${e.ledger}` }, [
-    h('td', { className: ['ledger'] }, [h('a', { href: `${encodeURIComponent(e.ledger)}/index.html` }, e.ledger)]),
-    h('td', { className: e.openQuestions > 0 ? ['count', 'open'] : ['count'] }, `${e.openQuestions} open of ${e.questions}`),
-    h('td', last),
-    h('td', { className: e.ending ? ['ending', e.ending.kind] : ['ending'] }, endingCell(e.ending)),
-    h('td', { className: ['count'] }, String(e.nodes)),
-    h('td', { className: ['revision'] }, [h('code', { title: e.revision }, shortSha(e.revision))]),
+  const summary = e.summary
+    ? [h('p', { className: ['summary'], ...(e.summary.full !== e.summary.text ? { title: e.summary.full } : {}) }, [nodeText(e.summary.text)])]
+    : [];
+  const cell = (column: (typeof COLUMNS)[number], className: string[], content: Array<ElementContent | string>): Element =>
+    h('td', { className, dataLabel: column }, content);
+  return h('tr', { id: `canvas-${e.ledger}`, dataName: e.ledger, dataEdited: e.lastEdit?.date ?? '', dataOpen: String(e.openQuestions) }, [
+    cell('canvas', ['ledger'], [h('a', { href: `${encodeURIComponent(e.ledger)}/index.html` }, e.ledger), ...summary]),
+    cell('questions', e.openQuestions > 0 ? ['count', 'open'] : ['count'], [`${e.openQuestions} open of ${e.questions}`]),
+    cell('last edit', ['last-edit'], last),
+    cell('ended', e.ending ? ['ending', e.ending.kind] : ['ending'], endingCell(e.ending)),
+    cell('nodes', ['count'], [String(e.nodes)]),
+    cell('revision', ['revision'], [h('code', { title: e.revision }, shortSha(e.revision))]),
   ]);
 }
 
 /**
- * Render the site's index page (`docs/site.md`): one standalone page listing every canvas, with
- * its open questions, last edit, latest ending ("frozen at <sha>: <reason>", "abandoned at <sha>:
- * <reason>", docs/store.md "Endings") and a link to its page. A hast tree serialized by
- * hast-util-to-html, synchronously and without I/O, the given stylesheet inlined, a
- * Content-Security-Policy that allows only that stylesheet. Entries are shown in the order given
- * (the site sorts by ledger id).
+ * The search box and sort order (docs/site.md, "The index"): hidden until the index's own script
+ * shows them, so a reader without the script sees no control that does nothing.
+ */
+function tools(): Element {
+  const orders = [
+    ['name', 'name'],
+    ['edited', 'last edit, newest first'],
+    ['open', 'open questions, most first'],
+  ] as const;
+  return h('div', { id: 'index-tools', className: ['index-tools'], hidden: true }, [
+    h('p', { className: ['tool'] }, [h('label', { htmlFor: 'index-search' }, 'Search'), ' ', h('input', { type: 'search', id: 'index-search', autoComplete: 'off' })]),
+    h('p', { className: ['tool'] }, [
+      h('label', { htmlFor: 'index-sort' }, 'Sort by'),
+      ' ',
+      h('select', { id: 'index-sort' }, orders.map(([value, label]) => h('option', { value }, label))),
+    ]),
+    h('p', { id: 'index-count', className: ['index-count'], ariaLive: 'polite' }),
+  ]);
+}
+
+/**
+ * Render the site's index page (`docs/site.md`, "The index"): one standalone page listing every
+ * canvas, with its summary, open questions, last edit, latest ending ("frozen at <sha>: <reason>",
+ * "abandoned at <sha>: <reason>", docs/store.md "Endings") and a link to its page; a
+ * table on a wide screen, one card per canvas on a phone. With `script`, a search box and a sort
+ * order (by name, last edit or open questions) that the script shows and runs; without it, or
+ * with scripts off, the list stays in the order given. A hast tree serialized by
+ * hast-util-to-html, synchronously and without I/O, the given stylesheet and script inlined, a
+ * Content-Security-Policy that allows only those two, by their hashes. Entries are shown in the
+ * order given (the site sorts by ledger id).
  *
  * @param entries - one per canvas
  * @param css - the stylesheet: `templates/page.css`, a line feed, then `templates/index.css`
  * @param live - for the index `canvas serve` serves: its script and stylesheet (docs/serve.md)
- * @returns the page, ending in a line feed; the same entries and stylesheet give the same bytes
+ * @param script - the index's script, `templates/index.js`; default none (no search, no sorting)
+ * @returns the page, ending in a line feed; the same entries, stylesheet and script give the same bytes
  */
-export function renderIndex(entries: readonly IndexEntry[], css: string, live?: LiveAssets): string {
+export function renderIndex(entries: readonly IndexEntry[], css: string, live?: LiveAssets, script?: string): string {
   const open = entries.reduce((n, e) => n + e.openQuestions, 0);
+  const list: ElementContent[] =
+    entries.length === 0
+      ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
+      : [
+          ...(script === undefined ? [] : [tools()]),
+          h('table', { className: ['canvases'] }, [
+            h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]),
+            h('tbody', entries.map(row)),
+          ]),
+        ];
   const body: ElementContent[] = [
     h('header', { className: ['masthead'] }, [
       h('p', { className: ['kicker'] }, 'Canvas'),
       h('h1', 'Canvases'),
       h('p', `${entries.length} ${entries.length === 1 ? 'canvas' : 'canvases'}, ${open} open ${open === 1 ? 'question' : 'questions'}.`),
     ]),
-    h(
-      'main',
-      entries.length === 0
-        ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
-        : [
-            h('div', { className: ['scroll'] }, [
-              h('table', { className: ['canvases'] }, [
-                h('thead', [h('tr', ['canvas', 'questions', 'last edit', 'ended', 'nodes', 'revision'].map((t) => h('th', { scope: 'col' }, t)))]),
-                h('tbody', entries.map(row)),
-              ]),
-            ]),
-          ],
-    ),
+    h('main', list),
     h('footer', [h('p', 'This index is a projection: it is regenerated by canvas build, never edited.')]),
+    ...(script === undefined || entries.length === 0 ? [] : [h('script', script)]),
   ];
   const head = [...headElements('Canvases', css), ...liveElements(live)];
-  const html = h('html', { lang: 'en' }, [h('head', head), h('body', body)]);
+  const html = h('html', { lang: 'en' }, [h('head', head), h('body', { className: ['site-index'] }, body)]);
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: contentSecurityPolicy(tree, { mermaid: false }) }));
   (html.children[0] as Element).children = head;
