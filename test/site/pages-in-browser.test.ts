@@ -1,0 +1,234 @@
+// The pages and the index, for people, in a real browser (docs/projections.md, "Finding one's
+// way"; docs/site.md, "The index" and "Mermaid offline"). Headless Chromium (Debian's, driven by
+// playwright-core) opens every golden page and a built site of the example workspace, each served
+// on a test origin, and axe-core finds no serious or critical violation in light or dark mode.
+// Screenshots of the site at 1280 and 390 px go to test-artifacts/pages/ (gitignored), to be
+// looked at. The site is built with --vendor-mermaid, and every request to the CDN is refused:
+// its diagrams are drawn from the site's own copy. Nothing leaves the machine.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import axe from 'axe-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
+import { caseNames, SNAPSHOTS } from '../render/golden-cases.js';
+import { runMain } from '../helpers/run-main.js';
+import { ROOT } from '../helpers/workspace.js';
+import { exampleWorkspace } from './site-fixture.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const VENDOR = join(ROOT, '.vendor', 'mermaid', 'package');
+const CDN = `https://cdn.jsdelivr.net/npm/mermaid@${MERMAID_PIN.version}/`;
+const ORIGIN = 'https://canvas.test/';
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'pages');
+/** axe-core's own source, injected into each page. */
+const AXE = axe.source;
+const ready = existsSync(CHROMIUM) && existsSync(join(VENDOR, MERMAID_PIN.entry));
+// Under CI (.ci/run installs Chromium and fetches the Mermaid files) a missing browser fails.
+const run = ready || process.env.CI === 'true';
+if (!run) process.stderr.write('note: page accessibility tests skipped: install Chromium and run scripts/vendor-mermaid.sh\n');
+
+const SITE_PAGES = ['index.html', 'concurrency/index.html', 'node-identity/index.html', 'projections/index.html', 'store-substrate/index.html'];
+
+let browser: Browser;
+let site: string;
+
+/** A golden page as it was rendered: the stylesheet and its hash put back where the markers are. */
+function goldenPage(name: string): string {
+  const css = readFileSync(join(ROOT, 'templates', 'page.css'), 'utf8');
+  const hash = `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`;
+  const page = readFileSync(join(SNAPSHOTS, name, 'page.html'), 'utf8');
+  return page.replace(/<style>\/\* templates\/page\.css, byte for byte: [^*]*\*\/\n<\/style>/, () => `<style>${css}</style>`).replace('sha256-of-templates/page.css', hash);
+}
+
+interface Opened {
+  page: Page;
+  /** Requests that left the test origin (the CDN's are refused, and counted here too). */
+  outside: string[];
+  problems: string[];
+}
+
+/** Open a path of the test origin: `golden/<case>.html` (CDN served), or a path of the built site (CDN refused). */
+async function open(path: string, options: { width?: number; javaScript?: boolean } = {}): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
+  const outside: string[] = [];
+  const problems: string[] = [];
+  const golden = path.startsWith('golden/');
+  await context.route('**/*', async (route) => {
+    const url = route.request().url();
+    const rel = url.startsWith(ORIGIN) ? url.slice(ORIGIN.length).split(/[?#]/)[0]! : null;
+    if (rel !== null && golden && rel === path) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: goldenPage(rel.slice(7, -5)) });
+    if (rel !== null && !golden) {
+      const file = join(site, rel);
+      if (!file.startsWith(site) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
+      const type = extname(file) === '.html' ? 'text/html; charset=utf-8' : extname(file) === '.mjs' ? 'text/javascript' : 'application/octet-stream';
+      return route.fulfill({ status: 200, contentType: type, body: readFileSync(file) });
+    }
+    if (url.startsWith(CDN) && golden) {
+      const file = join(VENDOR, url.slice(CDN.length).split(/[?#]/)[0]!);
+      if (!file.startsWith(VENDOR) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
+      return route.fulfill({ status: 200, contentType: 'text/javascript', headers: { 'access-control-allow-origin': '*' }, body: readFileSync(file) });
+    }
+    outside.push(url);
+    return route.abort('internetdisconnected');
+  });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(String(e)));
+  await page.goto(`${ORIGIN}${path}`, { waitUntil: 'load' });
+  // A Mermaid figure is drawn after load: wait for it, so the page is checked as a reader sees it.
+  const mermaid = page.locator('pre.mermaid');
+  for (let i = 0; i < (await mermaid.count()); i++) await mermaid.nth(i).locator('svg').waitFor({ timeout: 30_000 });
+  return { page, outside, problems };
+}
+
+/** The serious and critical violations axe-core finds, one line each. */
+async function violations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
+  type Axe = { run: (c: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+  // The WCAG 2.x A and AA rules: what "accessible" is held to (the best-practice rules are advice).
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: Axe }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } }),
+  );
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Check a page light at 1280 px and dark at 390 px (where wide things must scroll inside their own
+ * boxes, never the page), keeping screenshots when `shot` names them: `all` keeps both schemes at
+ * both widths, `some` the two checked.
+ */
+async function checkPage(path: string, shot: { name: string; keep: 'all' | 'some' } | null): Promise<void> {
+  const { page, outside, problems } = await open(path);
+  const keep = async (width: number, scheme: string, only: 'all' | 'some') => {
+    if (shot && (shot.keep === 'all' || only === 'some')) await page.screenshot({ path: join(ARTIFACTS, `${shot.name}-${width}-${scheme}.png`), fullPage: true });
+  };
+  const found: Record<string, string[]> = {};
+  await page.emulateMedia({ colorScheme: 'light' });
+  found['light 1280'] = await violations(page);
+  await keep(1280, 'light', 'some');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await keep(1280, 'dark', 'all');
+  await page.setViewportSize({ width: 390, height: 844 });
+  found['dark 390'] = await violations(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} at 390 px`).toBeLessThanOrEqual(390);
+  await keep(390, 'dark', 'some');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await keep(390, 'light', 'all');
+  expect(found, path).toEqual({ 'light 1280': [], 'dark 390': [] });
+  expect(problems, path).toEqual([]);
+  expect(outside, path).toEqual([]);
+  await page.context().close();
+}
+
+describe.runIf(run)('the pages and the index in Chromium', () => {
+  beforeAll(async () => {
+    const ws = await exampleWorkspace();
+    site = join(mkdtempSync(join(tmpdir(), 'canvas-pages-')), 'site');
+    const built = await runMain(ws, ['build', '--out', site, '--vendor-mermaid', VENDOR]);
+    expect(built.code, built.stderr).toBe(0);
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('the index: a table whose headers hold on one line at 1280 px, cards at 390 px, search and sort by its own script', async () => {
+    const { page, problems } = await open('index.html');
+    const names = () => page.locator('table.canvases tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.name));
+    // Every header on one line, and no column squeezed to a sliver.
+    const headers = await page.locator('table.canvases th').evaluateAll((ths) =>
+      ths.map((th) => {
+        const range = document.createRange();
+        range.selectNodeContents(th);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        return { text: th.textContent, lines, width: th.getBoundingClientRect().width };
+      }),
+    );
+    expect(headers.filter((h) => h.lines > 1 || h.width < 48)).toEqual([]);
+    expect(await page.locator('#canvas-projections .summary').textContent()).toContain('People and agents need the canvas');
+    // Search: every word must match, case aside; the count says how many are shown.
+    await page.locator('#index-search').fill('IDENTITY rules');
+    expect(await names()).toEqual(['node-identity']);
+    expect(await page.locator('#index-count').textContent()).toBe('1 of 4 shown.');
+    await page.locator('#index-search').fill('no such canvas anywhere');
+    expect(await names()).toEqual([]);
+    expect(await page.locator('#index-count').textContent()).toBe('No canvas matches.');
+    await page.locator('#index-search').fill('');
+    // Sort: open questions, most first, ties by name; name; last edit, newest first.
+    await page.locator('#index-sort').selectOption('open');
+    expect(await names()).toEqual(['concurrency', 'projections', 'store-substrate', 'node-identity']);
+    await page.locator('#index-sort').selectOption('name');
+    expect(await names()).toEqual(['concurrency', 'node-identity', 'projections', 'store-substrate']);
+    await page.locator('#index-sort').selectOption('edited');
+    const edited = await page.locator('table.canvases tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.edited ?? ''));
+    expect(edited).toEqual([...edited].sort().reverse());
+    // On a phone each canvas is a card: a block of its own, no wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const cards = await page.locator('table.canvases tbody tr').evaluateAll((rows) => rows.map((r) => ({ display: getComputedStyle(r).display, width: r.getBoundingClientRect().width })));
+    for (const card of cards) {
+      expect(card.display).toBe('block');
+      expect(card.width).toBeLessThanOrEqual(390);
+      expect(card.width).toBeGreaterThan(300);
+    }
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('the index without its script: no control that does nothing, every canvas listed by name', async () => {
+    const { page } = await open('index.html', { javaScript: false });
+    expect(await page.locator('#index-tools').isVisible()).toBe(false);
+    const names = await page.locator('table.canvases tbody tr').evaluateAll((rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => (r as HTMLElement).dataset.name));
+    expect(names).toEqual(['concurrency', 'node-identity', 'projections', 'store-substrate']);
+    await page.context().close();
+  });
+
+  it('a canvas page: the skip link shows on the first Tab and moves past the header; the back link leads to the index', async () => {
+    const { page } = await open('store-substrate/index.html');
+    const skip = page.locator('a.skip-link');
+    expect((await skip.boundingBox())!.y).toBeLessThan(0);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.className)).toBe('skip-link');
+    expect((await skip.boundingBox())!.y).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => location.hash)).toBe('#page-main');
+    await page.locator('nav.site-nav a').click();
+    await page.waitForURL(`${ORIGIN}index.html`);
+    expect(await page.locator('h1').textContent()).toBe('Canvases');
+    await page.context().close();
+  });
+
+  it('a figure: in dark mode its panel sits beside the node id, never under it; on a phone a wide diagram scrolls at its own size', async () => {
+    const { page } = await open('store-substrate/index.html');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const figure = page.locator('figure.figure-diagram').first();
+    const boxes = async () => ({ id: (await figure.locator('.nid').boundingBox())!, panel: (await figure.locator('.drawing').boundingBox())! });
+    const { id, panel } = await boxes();
+    expect(await figure.locator('.drawing').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(253, 253, 252)');
+    expect(panel.x + panel.width <= id.x || id.y + id.height <= panel.y, 'the id is not over the light panel').toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const drawn = await figure.locator('.drawing').evaluate((el) => {
+      const svg = el.querySelector('svg')!;
+      return { shown: svg.getBoundingClientRect().width, own: Number(svg.getAttribute('width')), box: el.clientWidth, scroll: el.scrollWidth };
+    });
+    expect(drawn.shown).toBeCloseTo(drawn.own, 0);
+    expect(drawn.scroll).toBeGreaterThan(drawn.box);
+    await page.context().close();
+  });
+
+  it.each(caseNames())('golden page %s: no serious or critical axe violation, light or dark', async (name) => {
+    await checkPage(`golden/${name}.html`, null);
+  });
+
+  it.each(SITE_PAGES)('site page %s: no serious or critical axe violation, light or dark, and Mermaid drawn from the site itself', async (path) => {
+    const name = path === 'index.html' ? 'index' : path.replace('/index.html', '');
+    await checkPage(path, { name, keep: path === 'index.html' ? 'all' : 'some' });
+  });
+});
