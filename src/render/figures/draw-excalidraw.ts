@@ -183,7 +183,8 @@ function drawElement(gen: RoughGenerator, e: SceneElement, scene: Scene, gap: Ga
   if (opacity < 100) props.opacity = n(opacity / 100);
   const g = s('g', props, seeded(e.seed, () => children(gen, e, scene, gap, background)));
   const href = e.link === null ? null : safeHref(e.link);
-  return href === null ? g : s('a', { href }, [g]);
+  // A link drawn as shapes has no text of its own: its address is its accessible name.
+  return href === null ? g : s('a', { href, ariaLabel: `Link: ${e.link}` }, [g]);
 }
 
 /**
@@ -196,7 +197,7 @@ function drawElement(gen: RoughGenerator, e: SceneElement, scene: Scene, gap: Ga
  * @param source - the figure's scene text
  * @param options - the accessible name
  * @returns a hast `<svg>` with `viewBox`, `width` and `height` in px (the scene's box plus 10 px),
- *   `role="img"`, an `aria-label`, and one `<g data-element data-element-type>` per element drawn; no `id`
+ *   `role="img"` (`role="group"` when it holds a link, each link named `Link: <href>`), an `aria-label`, and one `<g data-element data-element-type>` per element drawn; no `id`
  *   anywhere, so any number of drawings share a page
  * @throws CanvasError what reading the scene throws (`SCENE_JSON`, `SCENE_INVALID`, `SCENE_LIMIT`,
  *   `UNSAFE_SCENE`) for a scene the write path would refuse
@@ -222,7 +223,8 @@ export function drawExcalidraw(source: string, options: DrawExcalidrawOptions = 
       viewBox: `${n(minX)} ${n(minY)} ${n(width)} ${n(height)}`,
       width: n(width),
       height: n(height),
-      role: 'img',
+      // An image's content is not read out, so a sketch holding links is a group, and its links reachable.
+      role: body.some((c) => c.type === 'element' && c.tagName === 'a') ? 'group' : 'img',
       ariaLabel: options.label ?? `Excalidraw sketch with ${shown.length} element${shown.length === 1 ? '' : 's'}`,
     },
     body,
