@@ -70,6 +70,6 @@ export class LivePages {
     const entries = [];
     for (const ledger of [...ledgers].sort()) entries.push(indexEntryOf((await this.served(ledger)).snapshot));
     const css = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
-    return renderIndex(entries, css, LIVE_ASSETS);
+    return renderIndex(entries, css, LIVE_ASSETS, await readTemplate('index.js'));
   }
 }
