@@ -19,6 +19,8 @@ import type * as Proposals from './store/proposals.js';
 import type * as ReadAccess from './store/read-access.js';
 import type * as ReadCanvas from './store/read-canvas.js';
 import type * as ReadSnapshot from './store/read-snapshot.js';
+import type * as SetRemote from './store/remote/set-remote.js';
+import type * as SyncWorkspace from './store/remote/sync-workspace.js';
 import type * as VerifyWorkspace from './store/verify-workspace.js';
 
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
@@ -46,6 +48,8 @@ export type { CanvasRef } from './store/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
 export type { DecideRequest } from './store/proposals.js';
 export type { AccessReport } from './store/read-access.js';
+export type { RemoteReport } from './store/remote/set-remote.js';
+export type { SyncReport } from './store/remote/sync-workspace.js';
 export type { CanvasRead, CanvasText } from './store/read-canvas.js';
 export type { SnapshotOptions } from './store/read-snapshot.js';
 export type { Grants, Role } from './store/role.js';
@@ -73,6 +77,7 @@ const lifecycle = (): Promise<typeof CanvasLifecycle> => import('./store/canvas-
 const nodeWrites = (): Promise<typeof NodeWrites> => import('./store/node-writes.js');
 const proposals = (): Promise<typeof Proposals> => import('./store/proposals.js');
 const readCanvasModule = (): Promise<typeof ReadCanvas> => import('./store/read-canvas.js');
+const setRemoteModule = (): Promise<typeof SetRemote> => import('./store/remote/set-remote.js');
 
 /** Create a canvas: the root alone (docs/store.md, "Writes"). */
 export const createCanvas = onFirstCall(lifecycle, 'createCanvas');
@@ -118,3 +123,9 @@ export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntrie
 export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read-access.js'), 'readAccess');
 /** Check a workspace's history against the store's rules (docs/store.md, "Verify"). */
 export const verifyWorkspace = onFirstCall((): Promise<typeof VerifyWorkspace> => import('./store/verify-workspace.js'), 'verifyWorkspace');
+/** Set the workspace's shared remote, the git remote `shared` in its repository's config; nothing is fetched or pushed (docs/remote.md, "The remote"). */
+export const setRemote = onFirstCall(setRemoteModule, 'setRemote');
+/** The workspace's shared remote and the remote's main as last fetched (docs/remote.md, "The remote"). */
+export const showRemote = onFirstCall(setRemoteModule, 'showRemote');
+/** Bring the workspace and its shared remote to one state, under the repository lock: follow, push, or nothing (docs/remote.md, "Sync"). */
+export const syncWorkspace = onFirstCall((): Promise<typeof SyncWorkspace> => import('./store/remote/sync-workspace.js'), 'syncWorkspace');

@@ -1,4 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as checkEntry from '../src/check/index.js';
@@ -58,6 +60,9 @@ describe('the declared surface', () => {
           "replaceNode",
           "resolveWorkspace",
           "revokeRole",
+          "setRemote",
+          "showRemote",
+          "syncWorkspace",
           "verifyWorkspace",
         ],
         "./check": [
@@ -148,6 +153,21 @@ describe('the declared surface', () => {
     const err = await api.readCanvas(ws, { ledger: 'no-such-canvas' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(api.CanvasError);
     expect((err as api.CanvasError).code).toBe('CANVAS_NOT_FOUND');
+  });
+
+  it('the shared remote through the main entry: set, a write pushed, sync and show agreeing with the remote', async () => {
+    const ws = tempWorkspace();
+    const bare = join(mkdtempSync(join(tmpdir(), 'canvas-surface-remote-')), 'shared.git');
+    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
+    expect(await api.setRemote(ws, bare)).toBe(bare);
+    expect(await api.showRemote(ws)).toEqual({ url: bare, main: null });
+    const created = await api.createCanvas(ws, { ledger: 'shared', why: 'a canvas pushed to the remote', author: AUTHOR });
+    const main = execFileSync('git', ['-C', bare, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).trim();
+    expect(created.outcome === 'applied' && created.revision).toBe(main);
+    const report: api.SyncReport = await api.syncWorkspace(ws);
+    expect(report).toEqual({ url: bare, main, followed: false, pushed: false });
+    const shown: api.RemoteReport = await api.showRemote(ws);
+    expect(shown).toEqual({ url: bare, main });
   });
 
   it('docs/errors.md documents every error code', () => {
