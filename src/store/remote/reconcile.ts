@@ -25,6 +25,29 @@ export function pushRounds(): number {
   return n;
 }
 
+/** The longest wait between two rounds, in milliseconds. */
+const BACKOFF_CAP_MS = 5000;
+
+/**
+ * How long to wait before the next round after round `round` (1-based) was beaten, in
+ * milliseconds (docs/remote.md, "Writes"): a random share of the window the round itself took,
+ * doubling with each beaten round, at most {@link BACKOFF_CAP_MS}. Writers beaten by the same push
+ * would otherwise fetch again at the same instant and race again in lockstep, one winning each
+ * time; spread over a window as long as a round, most of them find the remote quiet.
+ *
+ * @param roundMs - how long the beaten round took, fetch to rejected push
+ * @param random - a number in [0, 1): `Math.random` unless a test pins it
+ */
+export function backoffMs(round: number, roundMs: number, random: () => number = Math.random): number {
+  return Math.min(BACKOFF_CAP_MS, random() * Math.max(roundMs, 1) * 2 ** (round - 1));
+}
+
+/** Wait before the next round after round `round`, which started at `started` (`performance.now()`), was beaten. */
+export function backOff(round: number, started: number): Promise<void> {
+  const ms = backoffMs(round, performance.now() - started);
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** What {@link reconcile} did to bring this repository and the remote to one state. */
 export interface Reconciled {
   /** The remote's refs, which this repository's now equal. */
@@ -50,6 +73,7 @@ export async function reconcile(ws: Workspace, url: string): Promise<Reconciled>
   let followed = false;
   const rounds = pushRounds();
   for (let round = 1; round <= rounds; round++) {
+    const started = performance.now();
     const remote = await fetchRemote(ws.repo, url);
     let { local } = await refStates(ws.repo);
     if (local.main !== remote.main && remote.main !== null && (local.main === null || (await isAncestor(ws.repo, local.main, remote.main)))) {
@@ -68,6 +92,7 @@ export async function reconcile(ws: Workspace, url: string): Promise<Reconciled>
       );
     }
     if ((await pushRefs(ws.repo, url, moves)) === 'pushed') return { remote: local, followed, pushed: true };
+    if (round < rounds) await backOff(round, started);
   }
   throw busy(url);
 }

@@ -12,7 +12,7 @@ import { keepReflogs } from '../keep-reflogs.js';
 import type { Outcome } from '../outcome.js';
 import { withRepoLock } from '../repo-lock.js';
 import { type RemoteSession, StalePush } from '../remote/push-write.js';
-import { busy, pushRounds, reconcile } from '../remote/reconcile.js';
+import { backOff, busy, pushRounds, reconcile } from '../remote/reconcile.js';
 import { remoteUrl } from '../remote/shared-remote.js';
 import { RepoReader } from '../repo-reader.js';
 import type { Workspace } from '../workspace.js';
@@ -44,6 +44,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
     const url = await remoteUrl(ws.repo);
     const rounds = url === null ? 1 : pushRounds();
     for (let round = 1; ; round++) {
+      const started = performance.now();
       // With a shared remote the write is checked against the remote's state, and a push someone
       // else beat is checked again on the state they left (docs/remote.md, "Writes").
       const remote = url === null ? null : { url, refs: (await reconcile(ws, url)).remote };
@@ -52,6 +53,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       } catch (e) {
         if (!(e instanceof StalePush)) throw e;
         if (round >= rounds) throw busy(url ?? '');
+        await backOff(round, started);
       }
     }
   });
