@@ -22,6 +22,8 @@ import type * as ReadSnapshot from './store/read-snapshot.js';
 import type * as SetRemote from './store/remote/set-remote.js';
 import type * as SyncWorkspace from './store/remote/sync-workspace.js';
 import type * as VerifyWorkspace from './store/verify-workspace.js';
+import type * as ListWatchers from './store/list-watchers.js';
+import type * as WatchCanvas from './store/watch-canvas.js';
 
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
 export type { NodeChange, NodeState } from './model/diff-canvases.js';
@@ -54,6 +56,9 @@ export type { CanvasRead, CanvasText } from './store/read-canvas.js';
 export type { SnapshotOptions } from './store/read-snapshot.js';
 export type { Grants, Role } from './store/role.js';
 export type { VerifyReport, VerifyRule, Violation } from './store/verify-workspace.js';
+export type { CanvasWatcher } from './store/list-watchers.js';
+export type { WatchRequest, WatchResult } from './store/watch-canvas.js';
+export type { Watch } from './store/watch-files.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
 
@@ -129,3 +134,10 @@ export const setRemote = onFirstCall(setRemoteModule, 'setRemote');
 export const showRemote = onFirstCall(setRemoteModule, 'showRemote');
 /** Bring the workspace and its shared remote to one state, under the repository lock: follow, push, or nothing (docs/remote.md, "Sync"). */
 export const syncWorkspace = onFirstCall((): Promise<typeof SyncWorkspace> => import('./store/remote/sync-workspace.js'), 'syncWorkspace');
+const watchModule = (): Promise<typeof WatchCanvas> => import('./store/watch-canvas.js');
+/** Watch a canvas: its later changes reach the author's inbox (docs/store.md, "Watches and the inbox"). */
+export const watchCanvas = onFirstCall(watchModule, 'watchCanvas');
+/** Stop watching a canvas (docs/store.md, "Watches and the inbox"). */
+export const unwatchCanvas = onFirstCall(watchModule, 'unwatchCanvas');
+/** Who watches a canvas, sorted by who (docs/store.md, "Watches and the inbox"). */
+export const listWatchers = onFirstCall((): Promise<typeof ListWatchers> => import('./store/list-watchers.js'), 'listWatchers');

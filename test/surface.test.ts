@@ -48,6 +48,7 @@ describe('the declared surface', () => {
           "listCanvasEntries",
           "listCanvases",
           "listProposals",
+          "listWatchers",
           "moveNode",
           "nodeHistory",
           "openCanvas",
@@ -63,7 +64,9 @@ describe('the declared surface', () => {
           "setRemote",
           "showRemote",
           "syncWorkspace",
+          "unwatchCanvas",
           "verifyWorkspace",
+          "watchCanvas",
         ],
         "./check": [
           "CHECK_AUTHOR",

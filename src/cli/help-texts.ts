@@ -28,6 +28,8 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   freeze: ['canvas freeze fix-login --why "shipped in 2.4.1"'],
   abandon: ['canvas abandon fix-login --why "superseded by fix-auth-2, which replaces the login flow"'],
   list: ['canvas list', 'canvas list --unwritten-by-runs --json'],
+  watch: ['canvas watch fix-login --author ana'],
+  unwatch: ['canvas unwatch fix-login --author ana'],
   read: ['canvas read fix-login', 'canvas read fix-login --type question --json', 'canvas read fix-login --fetch          # the shared remote\'s latest'],
   history: ['canvas history fix-login b7qa'],
   log: ['canvas log fix-login -n 5'],

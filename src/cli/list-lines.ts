@@ -22,6 +22,7 @@ function entryLines(c: CanvasListEntry | CanvasListFailure): string[] {
     lines.push(`  ${lead}${shortSha(c.ending.commit)}${tail}`);
   }
   lines.push(c.lastRunWrite ? `  last write by a run: ${describeEdit(c.lastRunWrite)}` : '  never written by any run');
+  if (c.watchers.length > 0) lines.push(`  watched by ${c.watchers.join(', ')}`);
   return lines;
 }
 

@@ -17,6 +17,7 @@ import { registerReadCommands } from './commands/read-commands.js';
 import { registerRenderCommands } from './commands/render-commands.js';
 import { registerRemoteCommands } from './commands/remote-commands.js';
 import { registerVerifyCommand } from './commands/verify-command.js';
+import { registerWatchCommands } from './commands/watch-commands.js';
 import { registerWriteCommands } from './commands/write-commands.js';
 import { onRefRepair } from '../store/rebuild-canvas-refs.js';
 import { helpAfter } from './help-texts.js';
@@ -28,6 +29,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   write: registerWriteCommands,
   read: registerReadCommands,
   list: registerListCommand,
+  watch: registerWatchCommands,
   verify: registerVerifyCommand,
   remote: registerRemoteCommands,
   access: registerAccessCommands,

@@ -8,6 +8,7 @@ import { listProposals } from '../store/proposals.js';
 import { readCanvasText } from '../store/read-canvas.js';
 import { readNodes } from '../store/read-nodes.js';
 import { readSnapshot } from '../store/read-snapshot.js';
+import { recordWatch } from '../store/watch-canvas.js';
 import { checkWorkspace } from './check-workspace.js';
 import { loadRenderPrompt } from './load-render-prompt.js';
 import { requireViewer } from './require-viewer.js';
@@ -59,9 +60,12 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
         await gate(workspace, ledger);
         if (id !== undefined || type !== undefined) {
           const read = await readNodes(ctx.ws, { ledger, at, ids: id, types: type });
+          recordWatch(ctx.ws, ctx.who, ledger, read.revision);
           return `Canvas-Base: ${read.revision}\n${read.nodes.map((n) => n.xml).join('')}`;
         }
         const read = await readCanvasText(ctx.ws, { ledger, at });
+        // Reading over MCP makes the caller a watcher (docs/store.md, "Watches and the inbox").
+        recordWatch(ctx.ws, ctx.who, ledger, read.revision);
         return `Canvas-Base: ${read.revision}\n${read.xml}`;
       }),
   );

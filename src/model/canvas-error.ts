@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'BAD_ROLE'
   | 'PROPOSAL_NOT_FOUND'
   | 'PROPOSAL_DECIDED'
+  | 'NOT_WATCHING'
   | 'IDEMPOTENCY_MISMATCH'
   | 'WORKSPACE_MISMATCH'
   | 'VERIFY_FAILED'
@@ -138,6 +139,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BAD_ROLE: 'rejected',
   PROPOSAL_NOT_FOUND: 'rejected',
   PROPOSAL_DECIDED: 'rejected',
+  NOT_WATCHING: 'rejected',
   IDEMPOTENCY_MISMATCH: 'rejected',
   WORKSPACE_MISMATCH: 'rejected',
   VERIFY_FAILED: 'verify',

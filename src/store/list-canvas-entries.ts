@@ -10,6 +10,7 @@ import { editRecord } from './edit-record.js';
 import { listCanvases } from './list-canvases.js';
 import { saveCacheFile } from './save-cache-file.js';
 import { RepoReader } from './repo-reader.js';
+import { watchersByCanvas } from './watch-files.js';
 import type { Workspace } from './workspace.js';
 
 /** One canvas as `canvas list` shows it (docs/cli.md, "list"). */
@@ -29,6 +30,8 @@ export interface CanvasListEntry {
   lastRunWrite: SnapshotEdit | null;
   /** Whether any run ever wrote to this canvas: false is the sweep's "never written by any run". */
   writtenByRun: boolean;
+  /** Who watches it (docs/store.md, "Watches and the inbox"), sorted: the readers' state, not the canvas's. */
+  watchers: string[];
 }
 
 /** A canvas `canvas list` could not read: it is listed with the refusal, never silently left out. */
@@ -36,6 +39,8 @@ export interface CanvasListFailure {
   ledger: string;
   revision: string;
   error: { code: ErrorCode; message: string };
+  /** Who watches it, as for a canvas that could be read. */
+  watchers: string[];
 }
 
 /** What {@link listCanvasEntries} returns. */
@@ -55,17 +60,20 @@ const IN_FLIGHT = 32;
 /** The list cache's format: a file of another format is not read (it is rewritten). */
 const LIST_FORMAT = 1;
 
+/** An entry as the cache keeps it: a function of the revision, so without the watchers, which are not. */
+type CachedEntry = Omit<CanvasListEntry, 'watchers'>;
+
 /** `.git/canvas-cache/list.json`: each canvas's entry as of a revision (docs/store.md, "Derived facts cache"). */
 interface ListCache {
   format: typeof LIST_FORMAT;
-  entries: Record<string, CanvasListEntry>;
+  entries: Record<string, CachedEntry>;
 }
 
 function listCachePath(ws: Workspace): string {
   return join(ws.repo, '.git', 'canvas-cache', 'list.json');
 }
 
-function readListCache(ws: Workspace): Record<string, CanvasListEntry> {
+function readListCache(ws: Workspace): Record<string, CachedEntry> {
   try {
     const cache = JSON.parse(readFileSync(listCachePath(ws), 'utf8')) as ListCache;
     if (cache.format === LIST_FORMAT && typeof cache.entries === 'object' && cache.entries !== null) return cache.entries;
@@ -82,7 +90,7 @@ function countQuestions(nodes: readonly CanvasNode[], out: { open: number; answe
   }
 }
 
-async function entryOf(reader: RepoReader, ledger: string, revision: string): Promise<CanvasListEntry> {
+async function entryOf(reader: RepoReader, ledger: string, revision: string): Promise<CachedEntry> {
   const gitDir = join(reader.ws.repo, '.git');
   const [facts, head, bytes] = await Promise.all([
     canvasFacts(reader, ledger, revision, true),
@@ -113,7 +121,8 @@ async function entryOf(reader: RepoReader, ledger: string, revision: string): Pr
 /**
  * Every canvas of the workspace with what `canvas list` shows (docs/cli.md, "list"), sorted by
  * ledger id: its revision, summary, last edit, open and answered questions, latest ending, the
- * last write by a run and whether any run ever wrote to it. Read from the canvas refs and the
+ * last write by a run, whether any run ever wrote to it, and its watchers (read from the watch
+ * files each time: they are not a function of the revision, so the list cache does not hold them). Read from the canvas refs and the
  * caches of `.git/canvas-cache/` (docs/store.md, "Derived facts cache"): an entry cached for a
  * canvas's current revision is used as it is; any other canvas is read from its facts (folded only
  * for commits newer than the facts cache), its head commit and its tree, and the list cache is
@@ -127,7 +136,7 @@ async function entryOf(reader: RepoReader, ledger: string, revision: string): Pr
  */
 export async function listCanvasEntries(ws: Workspace, options: ListOptions = {}): Promise<CanvasList> {
   const refs = await listCanvases(ws);
-  const out: Array<CanvasListEntry | CanvasListFailure> = new Array(refs.length);
+  const out: Array<CachedEntry | Omit<CanvasListFailure, 'watchers'>> = new Array(refs.length);
   const cached = refs.length > 0 ? readListCache(ws) : {};
   let changed = Object.keys(cached).length !== refs.length;
   const reader = new RepoReader(ws);
@@ -158,9 +167,10 @@ export async function listCanvasEntries(ws: Workspace, options: ListOptions = {}
     reader.close();
   }
   if (changed && refs.length > 0) {
-    const entries = Object.fromEntries(out.filter((c): c is CanvasListEntry => !('error' in c)).map((c) => [c.ledger, c]));
+    const entries = Object.fromEntries(out.filter((c): c is CachedEntry => !('error' in c)).map((c) => [c.ledger, c]));
     saveCacheFile(listCachePath(ws), JSON.stringify({ format: LIST_FORMAT, entries } satisfies ListCache));
   }
-  const canvases = options.unwrittenByRuns ? out.filter((c) => 'error' in c || !c.writtenByRun) : out;
-  return { canvases };
+  const kept = options.unwrittenByRuns ? out.filter((c) => 'error' in c || !c.writtenByRun) : out;
+  const watchers = watchersByCanvas(ws);
+  return { canvases: kept.map((c) => ({ ...c, watchers: watchers.get(c.ledger) ?? [] })) };
 }

@@ -15,6 +15,7 @@ import { type RemoteSession, StalePush } from '../remote/push-write.js';
 import { backOff, busy, pushRounds, reconcile } from '../remote/reconcile.js';
 import { remoteUrl } from '../remote/shared-remote.js';
 import { RepoReader } from '../repo-reader.js';
+import { recordWatch } from '../watch-canvas.js';
 import type { Workspace } from '../workspace.js';
 import type { EditContext, PreparedWrite } from './edit-input.js';
 import { recover } from './recover.js';
@@ -22,7 +23,8 @@ import { recover } from './recover.js';
 /**
  * Run a write under the repository lock with its context loaded: the repository exists (made on
  * create), crash leftovers are repaired, the canvas exists (or, for create, does not), and its
- * facts and current tree are read.
+ * facts and current tree are read. A write applied or proposed then makes its author's `who` a
+ * watcher of the canvas (docs/store.md, "Watches and the inbox").
  *
  * @throws CanvasError `CANVAS_NOT_FOUND`, `CANVAS_EXISTS`, `LOCK_TIMEOUT`, `GIT_FAILED`,
  *   `GIT_HELPER_FAILED`, `USAGE` (a bad `CANVAS_GIT_IDLE_MS`)
@@ -37,7 +39,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
   if (creates) await ensureRepo(ws);
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
-  return withRepoLock(join(ws.repo, '.git'), async () => {
+  const outcome = await withRepoLock(join(ws.repo, '.git'), async () => {
     // A repository made before the store kept reflogs, or a clone, starts keeping them now.
     await keepReflogs(ws.repo);
     await markBaseRule(ws.repo);
@@ -57,6 +59,10 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
       }
     }
   });
+  // Writing to a canvas makes the writer a watcher (docs/store.md, "Watches and the inbox"):
+  // after the lock is let go, and never failing the write that already happened.
+  if (outcome.outcome === 'applied' || outcome.outcome === 'proposed') recordWatch(ws, w.author.who, w.ledger, outcome.revision);
+  return outcome;
 }
 
 /** One round of a locked write: its context loaded from the refs as they stand, then `fn`. */
