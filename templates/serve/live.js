@@ -118,6 +118,53 @@ function firstVisibleNode() {
   return null;
 }
 
+/** Scroll so that the node that was first in view is where it was. */
+function keepInView(anchor) {
+  const again = anchor && document.getElementById(anchor.id);
+  if (again) window.scrollBy(0, again.getBoundingClientRect().top - anchor.top);
+}
+
+/** The pinned Mermaid entry a page loads: `<script type="module" src integrity crossorigin>`. */
+const MERMAID_ENTRY = 'head script[type="module"][src][integrity]';
+
+/** Load the pinned entry into this page as the page itself would: the same URL, checked by its hash. */
+function loadEntry(pinned) {
+  const src = pinned.getAttribute('src');
+  const present = [...document.querySelectorAll(MERMAID_ENTRY)].some((s) => s.getAttribute('src') === src);
+  if (present) return Promise.resolve(src);
+  return new Promise((resolve, reject) => {
+    const script = el('script', { type: 'module', src, integrity: pinned.getAttribute('integrity'), crossorigin: 'anonymous' });
+    script.addEventListener('load', () => resolve(src));
+    script.addEventListener('error', () => reject(new Error(`the Mermaid module did not load from ${src}`)));
+    document.head.append(script);
+  });
+}
+
+/**
+ * Draw the Mermaid figures an update brought (the swapped parts hold their source), with the
+ * pinned module the new page names, started as the page's own start-up module starts it: the
+ * strict security level, only `pre.mermaid` blocks, each drawing at its own width. The module
+ * is imported from the URL its integrity-checked script element loaded, so it is that module.
+ * When it cannot load (offline), the source stays, readable, as on the static page.
+ */
+async function drawMermaid(fresh) {
+  const blocks = [...document.querySelectorAll('main pre.mermaid:not([data-processed])')];
+  const pinned = fresh.querySelector(MERMAID_ENTRY) ?? document.querySelector(MERMAID_ENTRY);
+  if (blocks.length === 0 || !pinned) return;
+  try {
+    const { default: mermaid } = await import(await loadEntry(pinned));
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+    await mermaid.run({ nodes: blocks, suppressErrors: true });
+  } catch (e) {
+    console.warn(`canvas serve: a Mermaid figure stays as its source: ${e.message}`);
+    return;
+  }
+  for (const svg of document.querySelectorAll('main pre.mermaid svg')) {
+    const width = svg.viewBox.baseVal?.width;
+    if (width) svg.setAttribute('width', String(width));
+  }
+}
+
 async function refresh() {
   const r = await fetch(ON_CANVAS ? `/${encodeURIComponent(LEDGER)}/` : '/', { credentials: 'same-origin' });
   if (!r.ok) throw new Error(`reload failed: ${r.status}`);
@@ -130,12 +177,13 @@ async function refresh() {
     else if (now && !next) now.remove();
     else if (!now && next && sel === '#questions') document.querySelector('main')?.before(document.adoptNode(next));
   }
-  if (anchor) {
-    const again = document.getElementById(anchor.id);
-    if (again) window.scrollBy(0, again.getBoundingClientRect().top - anchor.top);
-  }
+  keepInView(anchor);
   shown = document.querySelector('code.revision')?.textContent ?? shown;
   addControls();
+  if (ON_CANVAS) {
+    await drawMermaid(fresh);
+    keepInView(anchor);
+  }
 }
 
 async function catchUp(to) {

@@ -31,7 +31,9 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
  * time (a hash in the same directive would switch `'unsafe-inline'` off). `base-uri` and
  * `form-action` are closed too (`default-src` does not cover them). A page served
  * live (docs/serve.md, "The pages") loads the server's own script and stylesheet by path: they
- * are admitted as `'self'`, and the script may then talk to its server (`connect-src 'self'`).
+ * are admitted as `'self'`, and the script may then talk to its server (`connect-src 'self'`);
+ * its caller passes `mermaid: true` for every live page, since an update may bring a Mermaid
+ * figure for the script to draw.
  *
  * @param tree - the finished page, without the CSP meta
  * @param options - `mermaid`: whether the page loads the Mermaid module

@@ -132,7 +132,9 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
     ]),
   ]);
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
-  const policy = contentSecurityPolicy(tree, { mermaid });
+  // A live page may receive a Mermaid figure in an update, which its script draws in place
+  // (docs/serve.md, "Live"), so its policy admits the pinned module whether or not it has one now.
+  const policy = contentSecurityPolicy(tree, { mermaid: mermaid || options.live !== undefined });
   // The policy goes right after the charset, before anything it governs.
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: policy }));
   (html.children[0] as Element).children = head;

@@ -52,7 +52,7 @@ describe('renderPage', () => {
     expect(csp).toBe(`default-src 'none'; style-src ${sha256(CSS)}; base-uri 'none'; form-action 'none'`);
   });
 
-  it("loads a live page's script and stylesheet from its own origin, and its CSP admits only those", async () => {
+  it("loads a live page's script and stylesheet from its own origin; its CSP admits those and the pinned Mermaid module an update may need", async () => {
     const snapshot = snapshotOf('<text id="t1" v="1">hello</text>');
     const live = { script: '/_canvas/live.js', stylesheet: '/_canvas/live.css' };
     const html = renderPage(snapshot, { css: CSS, live });
@@ -60,7 +60,7 @@ describe('renderPage', () => {
     expect(all.filter((el) => el.tagName === 'script').map((el) => el.properties.src)).toEqual(['/_canvas/live.js']);
     expect(all.filter((el) => el.tagName === 'link').map((el) => el.properties.href)).toEqual(['/_canvas/live.css']);
     const csp = String(all.find((el) => el.tagName === 'meta' && el.properties.httpEquiv?.toString() === 'Content-Security-Policy')?.properties.content);
-    expect(csp).toBe(`default-src 'none'; style-src 'self' ${sha256(CSS)}; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'`);
+    expect(csp).toBe(`default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self' ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}; connect-src 'self'; base-uri 'none'; form-action 'none'`);
     expect(renderPage(snapshot, { css: CSS })).not.toContain('_canvas');
   });
 
