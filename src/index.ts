@@ -22,7 +22,9 @@ import type * as ReadSnapshot from './store/read-snapshot.js';
 import type * as SetRemote from './store/remote/set-remote.js';
 import type * as SyncWorkspace from './store/remote/sync-workspace.js';
 import type * as VerifyWorkspace from './store/verify-workspace.js';
+import type * as AckInbox from './store/ack-inbox.js';
 import type * as ListWatchers from './store/list-watchers.js';
+import type * as ReadInbox from './store/read-inbox.js';
 import type * as WatchCanvas from './store/watch-canvas.js';
 
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
@@ -56,7 +58,9 @@ export type { CanvasRead, CanvasText } from './store/read-canvas.js';
 export type { SnapshotOptions } from './store/read-snapshot.js';
 export type { Grants, Role } from './store/role.js';
 export type { VerifyReport, VerifyRule, Violation } from './store/verify-workspace.js';
+export type { AckRequest, AckResult } from './store/ack-inbox.js';
 export type { CanvasWatcher } from './store/list-watchers.js';
+export type { Inbox, InboxCanvas, InboxEvent, InboxProposal } from './store/read-inbox.js';
 export type { WatchRequest, WatchResult } from './store/watch-canvas.js';
 export type { Watch } from './store/watch-files.js';
 export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
@@ -141,3 +145,7 @@ export const watchCanvas = onFirstCall(watchModule, 'watchCanvas');
 export const unwatchCanvas = onFirstCall(watchModule, 'unwatchCanvas');
 /** Who watches a canvas, sorted by who (docs/store.md, "Watches and the inbox"). */
 export const listWatchers = onFirstCall((): Promise<typeof ListWatchers> => import('./store/list-watchers.js'), 'listWatchers');
+/** The author's inbox: every change on the canvases they watch since each cursor, oldest first (docs/store.md, "Watches and the inbox"). */
+export const readInbox = onFirstCall((): Promise<typeof ReadInbox> => import('./store/read-inbox.js'), 'readInbox');
+/** Acknowledge what an inbox showed: each cursor moves to the revision shown, forward only (docs/store.md, "Watches and the inbox"). */
+export const ackInbox = onFirstCall((): Promise<typeof AckInbox> => import('./store/ack-inbox.js'), 'ackInbox');

@@ -30,6 +30,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   list: ['canvas list', 'canvas list --unwritten-by-runs --json'],
   watch: ['canvas watch fix-login --author ana'],
   unwatch: ['canvas unwatch fix-login --author ana'],
+  inbox: ['canvas inbox --author ana', 'canvas inbox --author ana --ack --json'],
   read: ['canvas read fix-login', 'canvas read fix-login --type question --json', 'canvas read fix-login --fetch          # the shared remote\'s latest'],
   history: ['canvas history fix-login b7qa'],
   log: ['canvas log fix-login -n 5'],

@@ -65,3 +65,24 @@ export function diffCanvases(before: Canvas | null, after: Canvas | null): NodeC
   }
   return out;
 }
+
+/**
+ * One node's change between two revisions (docs/diff.md), as {@link diffCanvases} reports it,
+ * without comparing the rest: what a commit that names one node did to it.
+ *
+ * @param before - the older tree, or null
+ * @param after - the newer tree, or null
+ * @param id - the node
+ * @returns its change, or null when it is the same in both (or in neither)
+ */
+export function diffNode(before: Canvas | null, after: Canvas | null, id: string): NodeChange | null {
+  const old = before ? indexNodes(before).get(id) : undefined;
+  const now = after ? indexNodes(after).get(id) : undefined;
+  if (!old && !now) return null;
+  if (!old) return { node: id, change: 'inserted', before: null, after: stateOf(now!) };
+  if (!now) return { node: id, change: 'removed', before: stateOf(old), after: null };
+  const was = stateOf(old);
+  const is = stateOf(now);
+  if (was.xml === is.xml && was.parent === is.parent) return null;
+  return { node: id, change: contentOf(was.xml) !== contentOf(is.xml) ? 'replaced' : 'moved', before: was, after: is };
+}

@@ -49,11 +49,12 @@ function decided(p: ProposalFile): CanvasError {
 /**
  * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
  *
+ * @param open - optional: a reader the caller holds open (it stays open)
  * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
  */
-export async function listProposals(ws: Workspace, options: { ledger: string }): Promise<ProposalFile[]> {
+export async function listProposals(ws: Workspace, options: { ledger: string }, open?: RepoReader): Promise<ProposalFile[]> {
   const ledger = checkLedgerId(options.ledger);
-  const reader = new RepoReader(ws);
+  const reader = open ?? new RepoReader(ws);
   try {
     const revision = await reader.revision(ledger);
     if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
@@ -65,7 +66,7 @@ export async function listProposals(ws: Workspace, options: { ledger: string }):
     }
     return out.sort((a, b) => (a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1);
   } finally {
-    reader.close();
+    if (!open) reader.close();
   }
 }
 

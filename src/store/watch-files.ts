@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeQuietly } from './remove-quietly.js';
 import type { Workspace } from './workspace.js';
@@ -64,6 +64,24 @@ export function readWatch(ws: Workspace, who: string, ledger: string): Watch | n
     if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
     throw e;
   }
+}
+
+/** Every watch of `who`, sorted by ledger id. */
+export function watchesOf(ws: Workspace, who: string): Watch[] {
+  const dir = watcherDir(ws, who);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: Watch[] = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json')) continue;
+    const w = readWatch(ws, who, name.slice(0, -'.json'.length));
+    if (w) out.push(w);
+  }
+  return out;
 }
 
 /** Every watcher's `who` by canvas: one read of each watcher's folder. */
@@ -140,6 +158,18 @@ export function createWatch(ws: Workspace, w: Watch): boolean {
     throw e;
   } finally {
     removeQuietly(tmp);
+  }
+}
+
+/** Replace the watch with `w`, atomically (a private file renamed into place). */
+export function replaceWatch(ws: Workspace, w: Watch): void {
+  const path = watchPath(ws, w.who, w.ledger);
+  const tmp = privateFile(path, watchText(w));
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
   }
 }
 

@@ -24,8 +24,12 @@ export async function runMain(ws: Workspace | null, args: string[], env: Record<
   let stderr = '';
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  // A command that waits for its output to be written (the inbox, before it acknowledges) is
+  // called back, as by a real stream.
+  process.stdout.write = ((chunk: string | Uint8Array, encoding?: unknown, callback?: unknown) => {
     stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    const done = typeof encoding === 'function' ? encoding : callback;
+    if (typeof done === 'function') process.nextTick(done as () => void);
     return true;
   }) as typeof process.stdout.write;
   process.stderr.write = ((chunk: string | Uint8Array) => {

@@ -3,7 +3,14 @@ import { withGlobal } from '../common-options.js';
 import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 
-/** Register watch and unwatch (docs/cli.md, "watch"). */
+/** Write to standard output and wait until the stream has taken it: what was shown is shown before it is acknowledged. */
+function show(text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
+  });
+}
+
+/** Register watch, unwatch (docs/cli.md, "watch") and inbox (docs/cli.md, "inbox"). */
 export function registerWatchCommands(program: Command): void {
   withGlobal(program.command('watch'))
     .description("watch a canvas: its later changes reach the author's inbox (canvas inbox)")
@@ -29,5 +36,25 @@ export function registerWatchCommands(program: Command): void {
         return;
       }
       process.stdout.write(`${r.who} no longer watches ${r.ledger}\n`);
+    });
+
+  withGlobal(program.command('inbox'))
+    .description("the author's inbox: every change on the canvases they watch since they last acknowledged, oldest first")
+    .option('--ack', 'then mark what was printed as read: each cursor moves to the revision shown, not past what arrived since')
+    .addHelpText('after', ['', "The author's own changes are not shown. Proposals waiting for their decision (editor or owner) stay until decided."].join('\n'))
+    .action(async (o: GlobalOptions & { ack?: boolean }) => {
+      const ws = workspaceOf(o);
+      const author = authorOf(o);
+      const { readInbox } = await import('../../store/read-inbox.js');
+      const inbox = await readInbox(ws, { author });
+      if (o.json) await show(`${JSON.stringify(inbox)}\n`);
+      else {
+        const { inboxLines } = await import('../inbox-lines.js');
+        await show(inboxLines(inbox, o.ack === true));
+      }
+      if (!o.ack) return;
+      // Only once the inbox is printed: a run stopped before this point leaves every cursor as it was.
+      const { ackInbox } = await import('../../store/ack-inbox.js');
+      await ackInbox(ws, { author, cursors: Object.fromEntries(inbox.canvases.map((c) => [c.ledger, c.revision])) });
     });
 }
