@@ -9,7 +9,7 @@ import { ERROR_CODES, type ErrorCode } from '../model/canvas-error.js';
 import { NODE_TYPES } from '../model/types.js';
 
 /** A full git sha. */
-const SHA = z.string().regex(/^[0-9a-f]{40}$/);
+export const SHA = z.string().regex(/^[0-9a-f]{40}$/);
 
 const ERROR_CODE = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
 
@@ -20,7 +20,8 @@ const NODE_STATE = z.strictObject({
   xml: z.string(),
 });
 
-const EDIT_RECORD = z.strictObject({
+/** One commit of a canvas: full sha, op, node, author, reason, ISO date. */
+export const EDIT_RECORD = z.strictObject({
   commit: SHA,
   op: z.string(),
   node: z.string().nullable(),

@@ -2,10 +2,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { openCanvas } from '../store/canvas-lifecycle.js';
 import { authorOfCall } from './author-of-call.js';
-import { checkWorkspace } from './check-workspace.js';
+import { registerCanvasTool } from './register-canvas-tool.js';
 import type { ServerContext } from './server-context.js';
+import { WRITE } from './tool-annotations.js';
 import { writeArgs } from './tool-arguments.js';
-import { writeResult } from './tool-result.js';
 
 const problemArg = z
   .string()
@@ -31,25 +31,25 @@ const SOURCES = { problem: '`problem`', expectedValue: '`expectedValue`' };
  * @param ctx - the workspace served and the identity
  */
 export function registerLifecycleTools(server: McpServer, ctx: ServerContext): void {
-  server.registerTool(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_open',
     {
       title: 'Open a canvas for a task',
       description: [
         'Start the canvas of a ledger row: create it, then the problem and the expected value as its first two text nodes (three commits); you become its owner.',
         'Each of `problem` and `expectedValue` left out is read from the ledger row state/ledger/<ledger>.json (never written); one that neither gives is rejected (USAGE), a row that is not a JSON object of strings is rejected (BAD_LEDGER_ROW), and nothing is written.',
-        'Result: one text content holding the outcome as JSON: {"outcome":"applied","revision","node","nodes":[problem id, expected-value id]} or {"outcome":"rejected",...} (CANVAS_EXISTS when the canvas exists: read it with canvas_read).',
+        'Result: the outcome as structured content and as JSON text: {"outcome":"applied","revision","node","nodes":[problem id, expected-value id]} or {"outcome":"rejected",...} (CANVAS_EXISTS when the canvas exists: read it with canvas_read).',
       ].join(' '),
-      inputSchema: z.strictObject({ ...writeArgs, problem: problemArg, expectedValue: expectedValueArg }),
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      args: { ...writeArgs, problem: problemArg, expectedValue: expectedValueArg },
+      result: 'outcome',
+      // Opening it again is CANVAS_EXISTS: nothing more is written.
+      annotations: WRITE,
     },
-    (a) =>
-      ctx.track(
-        writeResult(async () => {
-          checkWorkspace(ctx.ws, a.workspace);
-          const common = { ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey };
-          return openCanvas(ctx.ws, { ...common, problem: a.problem, expectedValue: a.expectedValue }, SOURCES);
-        }),
-      ),
+    async (a) => {
+      const common = { ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey };
+      return openCanvas(ctx.ws, { ...common, problem: a.problem, expectedValue: a.expectedValue }, SOURCES);
+    },
   );
 }

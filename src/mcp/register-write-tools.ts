@@ -1,23 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
-import type { Outcome } from '../store/outcome.js';
 import { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
 import { approveProposal, rejectProposal } from '../store/proposals.js';
 import { authorOfCall } from './author-of-call.js';
-import { checkWorkspace } from './check-workspace.js';
 import { DISCIPLINE } from './discipline.js';
+import { type CanvasToolAnnotations, registerCanvasTool } from './register-canvas-tool.js';
 import type { ServerContext } from './server-context.js';
+import { WRITE } from './tool-annotations.js';
 import { afterArg, editArgs, intoArg, nodeArg, payloadArgs, proposalIdArg, writeArgs } from './tool-arguments.js';
 import { payloadOfArgs } from './payload-of-args.js';
-import { writeResult } from './tool-result.js';
-
-const WRITE = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
 const RESULT =
-  'Result: one text content holding the outcome as JSON, isError false: {"outcome":"applied"|"proposed"|"conflict"|"rejected",...}.';
+  'Result: the outcome as structured content and as JSON text, isError false: {"outcome":"applied"|"proposed"|"conflict"|"rejected",...}.';
 
 interface CommonArgs {
-  workspace: string;
   ledger: string;
   why: string;
   idempotencyKey?: string | undefined;
@@ -35,14 +30,12 @@ interface CommonArgs {
  * @param ctx - the workspace served and the identity
  */
 export function registerWriteTools(server: McpServer, ctx: ServerContext): void {
-  const write = (run: () => Promise<Outcome>) => ctx.track(writeResult(run));
-  /** What every write hands the store, after the workspace check. */
-  const common = (a: CommonArgs) => {
-    checkWorkspace(ctx.ws, a.workspace);
-    return { ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey };
-  };
+  /** What every write hands the store (the workspace is checked before). */
+  const common = (a: CommonArgs) => ({ ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey });
 
-  server.registerTool(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_insert',
     {
       title: 'Insert one node',
@@ -52,16 +45,17 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
         RESULT,
         DISCIPLINE,
       ].join(' '),
-      inputSchema: z.strictObject({ ...editArgs, after: afterArg, into: intoArg, ...payloadArgs }),
-      annotations: WRITE,
+      args: { ...editArgs, after: afterArg, into: intoArg, ...payloadArgs },
+      result: 'outcome',
+      // The same insert again inserts a second node.
+      annotations: { ...WRITE, idempotentHint: false },
     },
-    (a) =>
-      write(async () =>
-        insertNode(ctx.ws, { ...common(a), base: a.base, require: a.require, after: a.after, into: a.into, payload: payloadOfArgs(a) }),
-      ),
+    async (a) => insertNode(ctx.ws, { ...common(a), base: a.base, require: a.require, after: a.after, into: a.into, payload: payloadOfArgs(a) }),
   );
 
-  server.registerTool(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_replace',
     {
       title: "Replace one node's content",
@@ -72,13 +66,17 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
         RESULT,
         DISCIPLINE,
       ].join(' '),
-      inputSchema: z.strictObject({ ...editArgs, node: nodeArg, ...payloadArgs }),
-      annotations: WRITE,
+      args: { ...editArgs, node: nodeArg, ...payloadArgs },
+      result: 'outcome',
+      // A replace overwrites the node's content (its earlier versions stay in the history).
+      annotations: { ...WRITE, destructiveHint: true },
     },
-    (a) => write(async () => replaceNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, payload: payloadOfArgs(a) })),
+    async (a) => replaceNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, payload: payloadOfArgs(a) }),
   );
 
-  server.registerTool(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_remove',
     {
       title: 'Remove one node',
@@ -87,13 +85,16 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
         RESULT,
         DISCIPLINE,
       ].join(' '),
-      inputSchema: z.strictObject({ ...editArgs, node: nodeArg }),
+      args: { ...editArgs, node: nodeArg },
+      result: 'outcome',
       annotations: { ...WRITE, destructiveHint: true },
     },
-    (a) => write(async () => removeNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node })),
+    async (a) => removeNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node }),
   );
 
-  server.registerTool(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_move',
     {
       title: 'Move one node',
@@ -103,23 +104,21 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
         RESULT,
         DISCIPLINE,
       ].join(' '),
-      inputSchema: z.strictObject({ ...editArgs, node: nodeArg, after: afterArg, into: intoArg }),
+      args: { ...editArgs, node: nodeArg, after: afterArg, into: intoArg },
+      result: 'outcome',
       annotations: WRITE,
     },
-    (a) => write(async () => moveNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, after: a.after, into: a.into })),
+    async (a) => moveNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, after: a.after, into: a.into }),
   );
 
   /** The two decisions on an open proposal: the same arguments, one store call each. */
-  const decision = (name: string, title: string, description: string[], decide: typeof approveProposal) =>
-    server.registerTool(
+  const decision = (name: string, title: string, description: string[], decide: typeof approveProposal, annotations: CanvasToolAnnotations) =>
+    registerCanvasTool(
+      server,
+      ctx,
       name,
-      {
-        title,
-        description: [...description, RESULT].join(' '),
-        inputSchema: z.strictObject({ ...writeArgs, proposalId: proposalIdArg }),
-        annotations: WRITE,
-      },
-      (a) => write(async () => decide(ctx.ws, { ...common(a), proposal: a.proposalId })),
+      { title, description: [...description, RESULT].join(' '), args: { ...writeArgs, proposalId: proposalIdArg }, result: 'outcome', annotations },
+      async (a) => decide(ctx.ws, { ...common(a), proposal: a.proposalId }),
     );
 
   decision(
@@ -131,6 +130,8 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
       '(reject it, or ask for a new proposal). A proposal is decided once: again is rejected (PROPOSAL_DECIDED). `why` says why you approve.',
     ],
     approveProposal,
+    // Approving replays the proposed edit, which may be a replace or a remove.
+    { ...WRITE, destructiveHint: true },
   );
   decision(
     'canvas_reject_proposal',
@@ -140,5 +141,6 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
       'The outcome is `applied` with `node` null (the decision was recorded), or `rejected`.',
     ],
     rejectProposal,
+    WRITE,
   );
 }

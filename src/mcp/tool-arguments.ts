@@ -104,9 +104,8 @@ const runArg = z
 /** A proposal id. */
 export const proposalIdArg = z.string().describe('The proposal id (10 hex characters), as returned by a `proposed` outcome or listed by canvas_list_proposals.');
 
-/** What every write takes. */
+/** What every write takes beside `workspace`. */
 export const writeArgs = {
-  workspace: workspaceArg,
   ledger: ledgerArg,
   why: whyArg,
   idempotencyKey: idempotencyKeyArg,

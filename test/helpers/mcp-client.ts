@@ -7,10 +7,12 @@ import type { Outcome } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { ROOT } from './workspace.js';
 
-/** What a tool call returned: its one text content and its isError flag. */
+/** What a tool call returned: its one text content, its structured content and its isError flag. */
 export interface ToolCall {
   text: string;
   isError: boolean;
+  /** The structured content; absent only when the SDK refused the arguments (isError). */
+  structured: Record<string, unknown> | undefined;
 }
 
 /** An MCP client connected to one `canvas mcp --as <who>` process. */
@@ -37,6 +39,7 @@ const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema]
 export function outcomeOf(result: ToolCall): Outcome {
   expect(result.isError, result.text).toBe(false);
   const json: unknown = JSON.parse(result.text);
+  expect(result.structured, result.text).toEqual(json);
   const matched = OUTCOMES.filter((s) => s.safeParse(json).success);
   expect(matched, result.text).toHaveLength(1);
   expect(ErrorResultSchema.safeParse(json).success).toBe(false);
@@ -56,12 +59,24 @@ export async function connectAs(ws: Workspace, who: string, workspaceArg: string
   });
   const client = new Client({ name: 'canvas-test', version: '0.0.0' });
   await client.connect(transport);
+  // Listing the tools makes the client check every result's structured content against the
+  // tool's output schema from then on (callTool throws when it does not validate).
+  await client.listTools();
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolCall> => {
     const r = await client.callTool({ name, arguments: args });
     const content = r.content as { type: string; text: string }[];
     expect(content).toHaveLength(1);
     expect(content[0]!.type).toBe('text');
-    return { text: content[0]!.text, isError: r.isError === true };
+    const text = content[0]!.text;
+    const structured = r.structuredContent as Record<string, unknown> | undefined;
+    if (structured === undefined) {
+      // Only the SDK's own refusal of the arguments comes without it.
+      expect(r.isError, text).toBe(true);
+      expect(text, name).toMatch(/Input validation error|MCP error/);
+    } else if (text.startsWith('{')) {
+      expect(JSON.parse(text), name).toEqual(structured);
+    }
+    return { text, isError: r.isError === true, structured };
   };
   return {
     who,

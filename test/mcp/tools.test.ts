@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { AppliedSchema, ConflictSchema, ErrorResultSchema, OutcomeSchema, ProposedSchema, RejectedSchema } from '../../src/mcp/outcome-schemas.js';
-import { errorResult, writeResult } from '../../src/mcp/tool-result.js';
+import { errorResult } from '../../src/mcp/tool-result.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
 import type { Applied } from '../../src/store/outcome.js';
@@ -160,17 +160,11 @@ describe('the outcome schemas and the result mapping', () => {
     expect(OutcomeSchema.safeParse({ outcome: 'ok' }).success).toBe(false);
   });
 
-  it('a refusal before the store is the rejected outcome; no role is the error shape; only a fault of the server is isError', async () => {
-    const mismatch = await writeResult(async () => {
-      throw new CanvasError('WORKSPACE_MISMATCH', 'not this workspace', 'check it');
-    });
-    expect(mismatch.isError).toBe(false);
-    expect(RejectedSchema.parse(JSON.parse((mismatch.content[0] as { text: string }).text)).code).toBe('WORKSPACE_MISMATCH');
-    const noRole = await writeResult(async () => {
-      throw new CanvasError('NO_ROLE', 'zed has no role on canvas r', 'ask leo');
-    });
+  it('no role is the error shape, not isError; only a fault of the server is isError; the error shape is also the structured content', async () => {
+    const noRole = errorResult(new CanvasError('NO_ROLE', 'zed has no role on canvas r', 'ask leo'));
     expect(noRole.isError).toBe(false);
     expect(ErrorResultSchema.parse(JSON.parse((noRole.content[0] as { text: string }).text)).error.code).toBe('NO_ROLE');
+    expect(noRole.structuredContent).toEqual(JSON.parse((noRole.content[0] as { text: string }).text));
     const quiet = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
@@ -178,6 +172,7 @@ describe('the outcome schemas and the result mapping', () => {
         const r = errorResult(fault);
         expect(r.isError).toBe(true);
         expect(ErrorResultSchema.safeParse(JSON.parse((r.content[0] as { text: string }).text)).success).toBe(true);
+        expect(ErrorResultSchema.safeParse(r.structuredContent).success).toBe(true);
       }
     } finally {
       process.stderr.write = quiet;
