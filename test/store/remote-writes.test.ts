@@ -212,6 +212,27 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
     expect(subjects.some((s) => s.endsWith(': b writes'))).toBe(false);
   });
 
+  it("git's ref locks a killed writer or fetch left behind: the next sync and the next write clear them and follow the remote", async () => {
+    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const a = await machine(bare);
+    const b = await machine(bare);
+    const made = applied(await createCanvas(a, { ledger: 'locks', why: 'a canvas two machines write', author: AUTHOR }));
+    await syncWorkspace(b);
+    // b's edit lands on the remote; a was killed after such a push, moving its own refs (main.lock),
+    // and during a fetch, moving the remote's refs (a tracking ref's lock).
+    const pushed = applied(await insertNode(b, { ledger: 'locks', into: 'root', payload: text('pushed'), base: made.revision, why: 'b pushes', author: AUTHOR }));
+    for (const lock of ['refs/heads/main.lock', 'refs/remotes/shared/heads/main.lock', 'refs/canvas/locks.lock']) writeFileSync(join(a.repo, '.git', lock), `${made.revision}\n`);
+    expect(await syncWorkspace(a)).toEqual({ url: bare, main: pushed.revision, followed: true, pushed: false });
+    expect(git(a.repo, ['rev-parse', 'refs/heads/main', 'refs/canvas/locks'])).toBe(`${pushed.revision}\n${pushed.revision}`);
+    // The same through a write: locks left again, b pushes again, a's write follows and lands on top.
+    const again = applied(await insertNode(b, { ledger: 'locks', into: 'root', payload: text('again'), base: pushed.revision, why: 'b pushes again', author: AUTHOR }));
+    for (const lock of ['refs/heads/main.lock', 'refs/remotes/shared/canvas/locks.lock']) writeFileSync(join(a.repo, '.git', lock), `${pushed.revision}\n`);
+    const o = applied(await insertNode(a, { ledger: 'locks', into: 'root', payload: text('a writes'), base: again.revision, why: 'a writes', author: AUTHOR }));
+    expect(remoteRefs(bare, 'locks')).toEqual({ main: o.revision, canvas: o.revision });
+    expect(git(bare, ['rev-parse', `${o.revision}^`])).toBe(again.revision);
+    expect((await verifyWorkspace(a)).violations).toEqual([]);
+  });
+
   it('a grant (a write beside the document) goes through the same push', async () => {
     const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
     const a = await machine(bare);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { runGit } from '../git/git.js';
@@ -6,6 +6,7 @@ import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
 import { RepoReader } from '../repo-reader.js';
 import { readWorkingFile, writeWorkingFile } from '../working-file.js';
 import type { Workspace } from '../workspace.js';
+import { REMOTE } from './shared-remote.js';
 
 /** git's empty tree: the "before" of a repository that had no main yet. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -32,6 +33,28 @@ export async function followRemote(ws: Workspace, from: string | null, to: strin
   await rebuildCanvasRefs(ws);
   await followFiles(ws, from, to);
   rmSync(journalPath(ws), { force: true });
+}
+
+/**
+ * Remove the ref lock files a killed process left (docs/remote.md, "Crashes"): git's own
+ * `<ref>.lock` of main, HEAD, packed-refs, every canvas ref and every ref the fetch keeps under
+ * `refs/remotes/shared/`. A writer killed after its push, while moving its own refs, leaves
+ * `refs/heads/main.lock`; a fetch killed while moving the remote's refs, one under
+ * `refs/remotes/shared/`; either would make every later follow or fetch fail. Must run under the
+ * repository lock: every ref writer holds it, so a lock file seen under it is stale.
+ */
+export function clearStaleRefLocks(ws: Workspace): void {
+  const gitDir = join(ws.repo, '.git');
+  for (const p of ['refs/heads/main.lock', 'HEAD.lock', 'packed-refs.lock']) rmSync(join(gitDir, p), { force: true });
+  for (const dir of ['refs/canvas', `refs/remotes/${REMOTE}`]) {
+    let names: string[];
+    try {
+      names = readdirSync(join(gitDir, dir), { recursive: true, encoding: 'utf8' });
+    } catch {
+      continue;
+    }
+    for (const name of names) if (name.endsWith('.lock')) rmSync(join(gitDir, dir, name), { force: true });
+  }
 }
 
 /**

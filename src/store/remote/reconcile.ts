@@ -1,6 +1,6 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Workspace } from '../workspace.js';
-import { finishFollow, followRemote } from './follow-remote.js';
+import { clearStaleRefLocks, finishFollow, followRemote } from './follow-remote.js';
 import { type PushedRef, pushRefs } from './push-refs.js';
 import { fetchRemote, isAncestor, type RefState, refStates } from './remote-state.js';
 
@@ -60,8 +60,8 @@ export interface Reconciled {
 
 /**
  * Bring this repository and the remote to one state (docs/remote.md, "Sync"), under the
- * repository lock: finish a fast-forward a crash cut short, fetch, then move forward to the
- * remote's main when it is ahead, or push this repository's main and canvas refs when they are
+ * repository lock: clear the ref locks a killed process left, finish a fast-forward a crash cut
+ * short, fetch, then move forward to the remote's main when it is ahead, or push this repository's main and canvas refs when they are
  * ahead (the remote still empty, or commits made before the remote was set). A push someone else
  * beat is fetched again, up to {@link pushRounds} times.
  *
@@ -69,6 +69,7 @@ export interface Reconciled {
  *   mains share no line (neither holds the other); `REMOTE_BUSY` when every round was beaten
  */
 export async function reconcile(ws: Workspace, url: string): Promise<Reconciled> {
+  clearStaleRefLocks(ws);
   await finishFollow(ws);
   let followed = false;
   const rounds = pushRounds();
