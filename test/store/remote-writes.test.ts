@@ -106,6 +106,31 @@ describe('writes pushed to a git daemon on 127.0.0.1', () => {
     expect(remoteRefs(bare, 'outage').canvas).toBe(back.revision);
   });
 
+  it('the server gone between the fetch and the push: REMOTE_UNREACHABLE with git\'s message, nothing local or remote moved; back, writing resumes', async () => {
+    const a = await machine(daemon.url('shared.git'));
+    applied(await createCanvas(a, { ledger: 'mid-write', why: 'a canvas whose push finds no server', author: AUTHOR }));
+    const rev = await base(a, 'mid-write');
+    // Pushes go to a second daemon on the same repositories, stopped: the fetch is answered, the push is not.
+    const pushes = await startGitDaemon(dir, 'shared.git');
+    await pushes.stop();
+    git(a.repo, ['config', 'remote.shared.pushurl', pushes.url('shared.git')]);
+    const state = repoState(a);
+    const remote = remoteRefs(bare, 'mid-write');
+    try {
+      const e = await canvasErrorOf(insertNode(a, { ledger: 'mid-write', into: 'root', payload: text('lost?'), base: rev, why: 'while the server is gone', author: AUTHOR }));
+      expect(e.code).toBe('REMOTE_UNREACHABLE');
+      expect(e.message).toMatch(/^could not push .*: .*(refused|unable to connect)/i);
+      expect(repoState(a)).toEqual(state);
+      expect(remoteRefs(bare, 'mid-write')).toEqual(remote);
+      await pushes.start();
+      const back = applied(await insertNode(a, { ledger: 'mid-write', into: 'root', payload: text('after'), base: rev, why: 'once the server is back', author: AUTHOR }));
+      expect(remoteRefs(bare, 'mid-write')).toEqual({ main: back.revision, canvas: back.revision });
+      expect(git(bare, ['log', '--format=%s', 'refs/heads/main']).split('\n').filter((s) => s.endsWith(': while the server is gone'))).toEqual([]);
+    } finally {
+      await pushes.stop();
+    }
+  });
+
   it('two machines writing different nodes at once: both applied, each once, the refs agreeing', async () => {
     const a = await machine(daemon.url('shared.git'));
     const b = await machine(daemon.url('shared.git'));
