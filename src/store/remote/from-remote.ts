@@ -8,6 +8,7 @@ import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
 import { withRepoLock } from '../repo-lock.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { remoteFailed } from './remote-error.js';
+import { gitTarget } from './shared-remote.js';
 
 /** A workspace of its own holding a remote's refs, for a build with no workspace; removed by `dispose`. */
 export interface RemoteCopy {
@@ -23,12 +24,14 @@ export interface RemoteCopy {
  * reads the repository only). With `at`, main is set back to that commit of the remote's main
  * and every canvas ref is rebuilt from it.
  *
- * @param url - a git URL or the path of a repository (bare or not)
+ * @param given - a git URL or the path of a repository (bare or not; relative to the working directory)
  * @param at - a commit of the remote's main, 7 to 40 hex characters
  * @throws CanvasError `REMOTE_UNREACHABLE`; `USAGE` when `at` is not a commit of the remote's
  *   main; `NO_CANVAS_FOUND` when the remote has no main
  */
-export async function copyRemote(url: string, at?: string): Promise<RemoteCopy> {
+export async function copyRemote(given: string, at?: string): Promise<RemoteCopy> {
+  // A relative path means the caller's directory, not the private repository git runs in.
+  const url = gitTarget(given) ?? given;
   const root = mkdtempSync(join(tmpdir(), 'canvas-from-'));
   const dispose = () => rmSync(root, { recursive: true, force: true });
   try {

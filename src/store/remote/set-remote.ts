@@ -1,15 +1,12 @@
-import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
 import { withRepoLock } from '../repo-lock.js';
 import type { Workspace } from '../workspace.js';
 import { remoteFailed } from './remote-error.js';
-import { REMOTE, remoteUrl, TRACKING } from './shared-remote.js';
-
-/** A URL git speaks: a scheme it knows, or scp-like `user@host:path`. */
-const GIT_URL = /^(?:(?:git|ssh|https?|file):\/\/\S+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:\S+)$/;
+import { gitTarget, REMOTE, remoteUrl, TRACKING } from './shared-remote.js';
 
 /** The workspace's shared remote (`canvas remote show`). */
 export interface RemoteReport {
@@ -61,9 +58,8 @@ export function noRemote(ws: Workspace): CanvasError {
 
 /** The URL to store: a git URL as given, a directory as its absolute path. */
 function remoteTarget(url: string): string {
-  if (GIT_URL.test(url)) return url;
-  const abs = resolve(url);
-  if (url !== '' && existsSync(abs) && statSync(abs).isDirectory()) return abs;
+  const target = gitTarget(url);
+  if (target !== null) return target;
   throw new CanvasError(
     'BAD_REMOTE',
     `"${url}" is not a git remote: neither a URL git speaks (git://, ssh://, http(s)://, file://, user@host:path) nor an existing directory`,
