@@ -37,12 +37,14 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     throw new CanvasError('BAD_AUTHOR', `--as ${JSON.stringify(options.who ?? '')} is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$)`, 'pass --as <who>, for example --as planner');
   }
   const ws = resolveWorkspace({ workspace: options.workspace, ...(options.env ? { env: options.env } : {}) });
-  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerLifecycleTools }, { registerCheckTools }] = await Promise.all([
+  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerLifecycleTools }, { registerCheckTools }, { registerViewTools }, { registerAccessTools }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
     import('./register-write-tools.js'),
     import('./register-lifecycle-tools.js'),
     import('./register-check-tools.js'),
+    import('./register-view-tools.js'),
+    import('./register-access-tools.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: readPackageVersion() },
@@ -69,6 +71,8 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerWriteTools(server, ctx);
   registerLifecycleTools(server, ctx);
   registerCheckTools(server, ctx);
+  registerViewTools(server, ctx);
+  registerAccessTools(server, ctx);
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
   // handler by then, and nothing has been read yet.

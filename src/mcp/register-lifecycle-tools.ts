@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { openCanvas } from '../store/canvas-lifecycle.js';
+import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/canvas-lifecycle.js';
 import { authorOfCall } from './author-of-call.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import type { ServerContext } from './server-context.js';
@@ -22,10 +22,15 @@ const expectedValueArg = z
 /** How `canvas_open`'s refusals name the two values: as this tool's arguments, never as flags. */
 const SOURCES = { problem: '`problem`', expectedValue: '`expectedValue`' };
 
+/** What every write tool's description says of its result. */
+const OUTCOME =
+  'Result: the outcome as structured content and as JSON text: {"outcome":"applied","revision","node":null,"diff":[]} or {"outcome":"rejected","code","reason","hint"}.';
+
 /**
- * Register the lifecycle tools: canvas_open (docs/mcp.md "The tools"). It checks the workspace,
- * then calls the store's `openCanvas` as the server's identity, which becomes the canvas's owner;
- * a value left out is read from the ledger row (docs/store.md, "The ledger row").
+ * Register the lifecycle tools: canvas_open, canvas_create, canvas_freeze and canvas_abandon
+ * (docs/mcp.md "The tools"). Each calls one store function as the server's identity: the creator
+ * becomes the canvas's owner; a value `canvas_open` is not given is read from the ledger row
+ * (docs/store.md, "The ledger row"); an ending needs editor or owner (docs/store.md, "Endings").
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
@@ -52,4 +57,43 @@ export function registerLifecycleTools(server: McpServer, ctx: ServerContext): v
       return openCanvas(ctx.ws, { ...common, problem: a.problem, expectedValue: a.expectedValue }, SOURCES);
     },
   );
+
+  const author = (a: { step?: string | undefined; run?: string | undefined }) => authorOfCall(ctx.who, a.step, a.run);
+
+  registerCanvasTool(
+    server,
+    ctx,
+    'canvas_create',
+    {
+      title: 'Create an empty canvas',
+      description: [
+        'Create a canvas with the root alone (one commit); you become its owner. To start a task with its problem and expected value, use canvas_open instead.',
+        'CANVAS_EXISTS when it exists (read it with canvas_read).',
+        OUTCOME,
+      ].join(' '),
+      args: writeArgs,
+      result: 'outcome',
+      // Creating it again is CANVAS_EXISTS: nothing more is written.
+      annotations: WRITE,
+    },
+    async (a) => createCanvas(ctx.ws, { ledger: a.ledger, why: a.why, author: author(a), idempotencyKey: a.idempotencyKey }),
+  );
+
+  const ending = (name: string, title: string, description: string, end: typeof freezeCanvas) =>
+    registerCanvasTool(
+      server,
+      ctx,
+      name,
+      {
+        title,
+        description: [description, 'One commit that names no node and changes no byte; the canvas still takes edits, and its pages show the ending with your `why`. Needs editor or owner.', OUTCOME].join(' '),
+        args: writeArgs,
+        result: 'outcome',
+        // Each call records one more ending (the latest is the one shown): not idempotent.
+        annotations: { ...WRITE, idempotentHint: false },
+      },
+      async (a) => end(ctx.ws, { ledger: a.ledger, why: a.why, author: author(a), idempotencyKey: a.idempotencyKey }),
+    );
+  ending('canvas_freeze', 'Freeze a canvas', 'Record that the work on this canvas is over: `why` is its final report (what was decided and why), pushed to every watcher\'s inbox.', freezeCanvas);
+  ending('canvas_abandon', 'Abandon a canvas', 'Record that the work on this canvas was given up: `why` says why.', abandonCanvas);
 }

@@ -90,3 +90,47 @@ export const CheckReportSchema = z.strictObject({
   ),
   head: SHA,
 });
+
+/** canvas_render: one projection of the canvas at one revision (docs/projections.md). */
+export const RenderResultSchema = z.strictObject({
+  ledger: z.string(),
+  revision: SHA,
+  format: z.enum(['html', 'comment', 'text']),
+  content: z.string(),
+});
+
+const ENDING = z.strictObject({
+  kind: z.enum(['frozen', 'abandoned']),
+  commit: SHA,
+  reason: z.string(),
+  author: z.string(),
+  date: z.string(),
+  editedSince: z.boolean(),
+});
+
+/** One canvas as canvas_list shows it (docs/cli.md, "list"). */
+const LIST_ENTRY = z.strictObject({
+  ledger: z.string(),
+  revision: SHA,
+  summary: z.strictObject({ node: z.string(), text: z.string(), full: z.string(), cut: z.boolean() }).nullable(),
+  lastEdit: EDIT_RECORD,
+  questions: z.strictObject({ open: z.number().int().nonnegative(), answered: z.number().int().nonnegative() }),
+  ending: ENDING.nullable(),
+  lastRunWrite: EDIT_RECORD.nullable(),
+  writtenByRun: z.boolean(),
+  watchers: z.array(z.string()),
+  role: z.enum(['viewer', 'commenter', 'editor', 'owner']),
+});
+
+/** A canvas the list could not read: listed with its refusal, never left out. */
+const LIST_FAILURE = z.strictObject({
+  ledger: z.string(),
+  revision: SHA,
+  error: z.strictObject({ code: z.string(), message: z.string() }),
+  watchers: z.array(z.string()),
+  /** Null when the canvas's grants could not be read either. */
+  role: z.enum(['viewer', 'commenter', 'editor', 'owner']).nullable(),
+});
+
+/** canvas_list: the canvases the caller holds a role on, sorted by ledger id. */
+export const ListResultSchema = z.strictObject({ canvases: z.array(z.union([LIST_ENTRY, LIST_FAILURE])) });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import { objectUnion } from '../../src/mcp/object-union.js';
 import { ErrorResultSchema, OutcomeSchema } from '../../src/mcp/outcome-schemas.js';
-import { CheckReportSchema, HistoryResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema } from '../../src/mcp/result-schemas.js';
+import { CheckReportSchema, HistoryResultSchema, ListResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema, RenderResultSchema } from '../../src/mcp/result-schemas.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import type { Applied, Proposed } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
@@ -25,6 +25,8 @@ const VALUE: Record<string, z.ZodType> = {
   canvas_prompt: PromptResultSchema,
   canvas_list_proposals: ProposalsResultSchema,
   canvas_check: CheckReportSchema,
+  canvas_list: ListResultSchema,
+  canvas_render: RenderResultSchema,
 };
 
 describe('objectUnion: one object schema for several result shapes', () => {
@@ -155,6 +157,21 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     base = (await leo.read('o')).base;
     await value(leo, 'canvas_remove', { ledger: 'o', node: inserted.node, base, why: 'the notes went elsewhere' });
     await refusal(leo, 'canvas_remove', { ledger: 'o', node: inserted.node, base, why: 'again' });
+
+    await value(leo, 'canvas_list', {});
+    await refusal(leo, 'canvas_list', { workspace: '/nonexistent' });
+    for (const format of ['html', 'comment', 'text']) await value(leo, 'canvas_render', { ledger: 'o', format });
+    await refusal(zed, 'canvas_render', { ledger: 'o', format: 'text' });
+    await value(leo, 'canvas_create', { ledger: 'c', why: 'another task' });
+    await refusal(leo, 'canvas_create', { ledger: 'c', why: 'again' });
+    await value(leo, 'canvas_grant', { ledger: 'c', who: 'cam', role: 'viewer', why: 'cam reads' });
+    await refusal(cam, 'canvas_grant', { ledger: 'c', who: 'cam', role: 'owner', why: 'promote myself' });
+    await value(leo, 'canvas_revoke', { ledger: 'c', who: 'cam', why: 'cam is done' });
+    await refusal(leo, 'canvas_revoke', { ledger: 'c', who: 'cam', why: 'again' });
+    await value(leo, 'canvas_freeze', { ledger: 'o', why: 'builds are fast now' });
+    await refusal(cam, 'canvas_freeze', { ledger: 'o', why: 'a commenter cannot end it' });
+    await value(leo, 'canvas_abandon', { ledger: 'c', why: 'folded into o' });
+    await refusal(zed, 'canvas_abandon', { ledger: 'c', why: 'no role' });
 
     for (const t of tools) expect([...(seen.get(t.name) ?? [])].sort(), t.name).toEqual(['refusal', 'value']);
   });

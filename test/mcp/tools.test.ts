@@ -38,6 +38,13 @@ const ARGUMENTS: Record<string, string[]> = {
   canvas_reject_proposal: [...COMMON_WRITE, 'proposalId'],
   canvas_open: [...COMMON_WRITE, 'expectedValue', 'problem'],
   canvas_check: ['at', 'dryRun', 'ledger', 'run', 'step', 'workspace'],
+  canvas_create: COMMON_WRITE,
+  canvas_freeze: COMMON_WRITE,
+  canvas_abandon: COMMON_WRITE,
+  canvas_grant: [...COMMON_WRITE, 'role', 'who'],
+  canvas_revoke: [...COMMON_WRITE, 'who'],
+  canvas_list: ['unwrittenByRuns', 'workspace'],
+  canvas_render: ['at', 'format', 'ledger', 'workspace'],
 };
 const WRITES = ['canvas_insert', 'canvas_replace', 'canvas_remove', 'canvas_move'];
 
@@ -56,7 +63,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
     await eve.close();
   });
 
-  it('lists exactly the thirteen tools, each with exactly the command line\'s argument names', () => {
+  it('lists exactly the twenty tools, each with exactly the command line\'s argument names', () => {
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(ARGUMENTS).sort());
     for (const t of tools) {
       expect(Object.keys(t.inputSchema.properties ?? {}).sort(), t.name).toEqual([...ARGUMENTS[t.name]!].sort());
@@ -70,7 +77,8 @@ describe('canvas mcp: the tools as a client lists them', () => {
         expect(p.description?.length ?? 0, `${t.name}.${name}`).toBeGreaterThan(20);
       }
       const required = t.inputSchema.required ?? [];
-      expect(required, t.name).toEqual(expect.arrayContaining(['workspace', 'ledger']));
+      // canvas_list is about every canvas, so it names none.
+      expect(required, t.name).toEqual(expect.arrayContaining(t.name === 'canvas_list' ? ['workspace'] : ['workspace', 'ledger']));
       // canvas_check writes with a reason of its own (the nodes, the model, the revision checked).
       if (t.annotations?.readOnlyHint !== true && t.name !== 'canvas_check') expect(required, t.name).toContain('why');
       expect(t.description?.length ?? 0, t.name).toBeGreaterThan(80);
@@ -99,7 +107,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
       expect(d, name).toMatch(/commenter/);
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
-    expect(reads).toEqual(['canvas_history', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read']);
+    expect(reads).toEqual(['canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render']);
   });
 
   // canvas_prompt renders with src/render/text/render-prompt.ts, built on its own branch; this
