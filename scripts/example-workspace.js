@@ -84,6 +84,9 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
     return w;
   }
 
+  /** The decision of the first canvas, which the last one links to. */
+  let storeDecision = null;
+
   // 1. Where a canvas lives: an options table settles into a decision.
   {
     const w = writer('store-substrate');
@@ -109,6 +112,7 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
       ['--text', 'A git repository: one canvas per file, one commit per edit, refs moved together in one transaction.'],
       'chose git over a record log: it already does history, diff and blame, and one-node commits give exact addressing',
     );
+    storeDecision = table;
     const decided = await w.section('Decided', 'settled decisions get their own section');
     await w.move(table, ['--into', decided], 'the decision is settled, so it leaves Options for Decided');
     await w.insert(['--after', table], ['--question', 'Should housekeeping (git maintenance) run on a schedule instead of now and then?'], 'nobody decided this yet');
@@ -194,6 +198,10 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
     const s = await w.section('Staleness', 'how a stale base is handled');
     await w.insert(['--into', s], ['--text', 'A checked node touched since the base is a conflict (exit 3) with the node\'s diff and the reasons in between; other changes apply and are reported.'], 'the two branches');
     await w.insert(['--into', s], ['--question', 'Should --require become the default for agents?'], 'open: strictness versus throughput');
+    // Links between canvases (docs/links.md): to a node of another canvas, and to a canvas.
+    const related = await w.section('Related canvases', 'what this rule stands on, one pointer each');
+    const onStore = await w.insert(['--into', related], ['--xml', `<link href="canvas:store-substrate#${storeDecision}">the store decision: one commit per edit, refs moved in one transaction</link>`], 'the base rule is checked against the canvas chain this decision made');
+    await w.insert(['--after', onStore], ['--xml', '<link href="canvas:node-identity">how node ids are minted</link>'], 'a conflict names its node by the id this canvas settled');
   }
 }
 

@@ -4,7 +4,9 @@ import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 import { type CanvasRef, listCanvases } from '../store/list-canvases.js';
+import { danglingLinks, type LinkWarning } from '../model/dangling-links.js';
 import { canvasFilesAt } from '../store/rebuild-canvas-refs.js';
+import { readLinkGraph } from '../store/read-link-graph.js';
 import { RepoReader } from '../store/repo-reader.js';
 import type { Workspace } from '../store/workspace.js';
 import { contentHash } from './content-hash.js';
@@ -55,6 +57,8 @@ export interface BuildReport {
   built: string[];
   unchanged: string[];
   failed: Array<{ ledger: string; code: string; message: string }>;
+  /** The built canvases' `canvas:` links that point at nothing (docs/links.md, "Dangling links"). */
+  warnings: LinkWarning[];
 }
 
 /** The files of each canvas's folder. */
@@ -121,7 +125,8 @@ async function refuseUnfoundCanvases(ws: Workspace): Promise<void> {
  *   of workers, whether to verify the outputs
  * @param renderers - renderers to run in this thread (then `workers` is 1); by default the
  *   package's own ({@link loadRenderers}), loaded only when something is to be rendered
- * @returns what was built, left unchanged, or failed
+ * @returns what was built, left unchanged, or failed, and the warnings about `canvas:` links of
+ *   the canvases asked for that point at nothing (docs/links.md, "Dangling links")
  * @throws CanvasError `CANVAS_NOT_FOUND` for a `ledgers` entry that is not a canvas;
  *   `OUTPUT_IN_REPOSITORY` for an output directory inside `state/canvas`; `BAD_OUT_DIR` for one
  *   the build may not write (see {@link SiteDir}); each before anything is written; `INTERNAL`
@@ -160,7 +165,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   // Whether any entry is added, replaced or removed: a build that changes none keeps the index.
   let changed = !same;
   // Trust the manifest (docs/site.md, "Incremental"): the revision and the renderers decide.
-  const report: BuildReport = { out, built: [], unchanged: [], failed };
+  const report: BuildReport = { out, built: [], unchanged: [], failed, warnings: [] };
   const stale = todo.filter((c) => {
     const previous = manifest.entries[c.ledger];
     const same = previous !== undefined && previous.revision === c.revision;
@@ -223,5 +228,6 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
     site.write('index.html', index);
     site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) }, null, 2)}\n`);
   }
+  report.warnings = danglingLinks(await readLinkGraph(ws, all), todo.map((c) => c.ledger));
   return report;
 }

@@ -6,6 +6,7 @@ import type { Ending, SnapshotEdit } from '../model/snapshot.js';
 import type { Canvas, CanvasNode } from '../model/types.js';
 import { canvasFacts } from './canvas-facts.js';
 import { cachedCanvasTree } from './canvas-tree-cache.js';
+import { eachInFlight } from './each-in-flight.js';
 import { editRecord } from './edit-record.js';
 import { listCanvases } from './list-canvases.js';
 import { saveCacheFile } from './save-cache-file.js';
@@ -141,28 +142,22 @@ export async function listCanvasEntries(ws: Workspace, options: ListOptions = {}
   let changed = Object.keys(cached).length !== refs.length;
   const reader = new RepoReader(ws);
   try {
-    let next = 0;
-    const work = async () => {
-      while (next < refs.length) {
-        const i = next++;
-        const { ledger, revision } = refs[i]!;
-        // An entry is a function of the revision (its tree and its chain): one cached for this
-        // revision is this canvas's entry now.
-        const hit = cached[ledger];
-        if (hit?.revision === revision && hit.ledger === ledger) {
-          out[i] = hit;
-          continue;
-        }
-        changed = true;
-        try {
-          out[i] = await entryOf(reader, ledger, revision);
-        } catch (e) {
-          if (!(e instanceof CanvasError)) throw e;
-          out[i] = { ledger, revision, error: { code: e.code, message: e.message } };
-        }
+    await eachInFlight(refs, IN_FLIGHT, async ({ ledger, revision }, i) => {
+      // An entry is a function of the revision (its tree and its chain): one cached for this
+      // revision is this canvas's entry now.
+      const hit = cached[ledger];
+      if (hit?.revision === revision && hit.ledger === ledger) {
+        out[i] = hit;
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, refs.length) }, work));
+      changed = true;
+      try {
+        out[i] = await entryOf(reader, ledger, revision);
+      } catch (e) {
+        if (!(e instanceof CanvasError)) throw e;
+        out[i] = { ledger, revision, error: { code: e.code, message: e.message } };
+      }
+    });
   } finally {
     reader.close();
   }

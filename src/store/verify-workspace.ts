@@ -7,7 +7,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkReason } from '../model/check-reason.js';
+import { danglingLinks, type LinkedCanvas, type LinkWarning } from '../model/dangling-links.js';
 import { indexNodes } from '../model/index-nodes.js';
+import { linksOf } from '../model/links-of.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
@@ -42,6 +44,8 @@ export interface VerifyReport {
   violations: Violation[];
   /** What was repaired (working files left one revision behind by a crash, stale locks). */
   repaired: string[];
+  /** `canvas:` links that point at nothing (docs/links.md, "Dangling links"): never a violation. */
+  warnings: LinkWarning[];
 }
 
 interface CanvasState {
@@ -173,7 +177,7 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
   const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
   if (!existsSync(join(ws.repo, '.git'))) {
     if (only) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
-    return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [] };
+    return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [], warnings: [] };
   }
   return withRepoLock(join(ws.repo, '.git'), async () => {
     const reader = new RepoReader(ws, { locked: true });
@@ -290,7 +294,11 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   if (only && !canvases.has(only) && !refMap.has(only) && ![...replay.history.values()].includes(only)) {
     throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
   }
-  return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired };
+  const linked = new Map<string, LinkedCanvas>(
+    [...canvases].map(([ledger, state]) => [ledger, state.canvas ? { nodes: new Set(indexNodes(state.canvas).keys()), links: linksOf(state.canvas) } : { nodes: null, links: [] }]),
+  );
+  const warnings = danglingLinks(linked, only ? [only] : [...canvases.keys()].sort());
+  return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired, warnings };
 }
 
 /** The access and proposal files a commit changed, with their new bytes (null when deleted). */

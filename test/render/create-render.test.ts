@@ -60,7 +60,7 @@ describe('createRender', () => {
     const expected = { code: 'SCHEMA', data: { node: 'r1', type: 'risk' } };
     expect(codeOf(() => renderBlock(node, { snapshot: s, crossings: new Map(), titles: [], renderChildren: () => [] }))).toEqual(expected);
     expect(codeOf(() => renderLines(node, { crossings: new Map(), depth: 0, renderChildren: () => [] }))).toEqual(expected);
-    expect(codeOf(() => renderNode(node, { snapshot: s, crossings: new Map(), figures: new Map(), depth: 0, renderChildren: () => [] }))).toEqual(expected);
+    expect(codeOf(() => renderNode(node, { snapshot: s, crossings: new Map(), figures: new Map(), canvasHref: null, depth: 0, renderChildren: () => [] }))).toEqual(expected);
     expect(codeOf(() => renderPage(s, { css: '' }))).toEqual(expected);
     expect(codeOf(() => renderComment(s))).toEqual(expected);
     expect(codeOf(() => renderPrompt(s))).toEqual(expected);

@@ -69,6 +69,8 @@ async function build(ws: Workspace, o: BuildFlags): Promise<void> {
     printJson(report);
   } else {
     for (const f of report.failed) process.stderr.write(`canvas: ${f.code}: ${f.ledger}: ${f.message}\n`);
+    // A warning is a notice, not an error: --quiet drops it (docs/cli.md, "Every command").
+    if (!isQuiet()) for (const w of report.warnings) process.stderr.write(`canvas: warning: ${w.problem}: ${w.message}\n`);
     process.stdout.write(
       `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
     );

@@ -24,6 +24,7 @@ export function registerVerifyCommand(program: Command): void {
           .join(', ');
         process.stdout.write(`violation ${v.rule}${v.code ? ` ${v.code}` : ''}: ${v.message}${where ? ` (${where})` : ''}\n`);
       }
+      for (const w of report.warnings) process.stdout.write(`warning canvas-link ${w.problem}: ${w.message}\n`);
       if (!report.ok) {
         throw new CanvasError(
           'VERIFY_FAILED',

@@ -32,12 +32,21 @@ export interface PageOptions {
   live?: LiveAssets | undefined;
   /**
    * The address of the site's index page relative to this page (`../index.html`, as `canvas
-   * build` gives it); the page then links back to it. Default none: a standalone page.
+   * build` gives it); the page then links back to it, and a `canvas:` link goes to the other
+   * canvas's page beside it, `<ledger>/index.html` in the index's folder (docs/links.md). Default
+   * none: a standalone page.
    */
   index?: string | undefined;
 }
 
 const NO_FIGURES: FigureDrawings = new Map();
+
+/** Where a site's pages are, from its index's address: each canvas's folder beside the index. */
+function canvasHrefs(index: string | undefined): PageContext['canvasHref'] {
+  if (index === undefined) return null;
+  const folder = index.slice(0, index.lastIndexOf('/') + 1);
+  return (t) => `${folder}${t.ledger}/index.html${t.node === null ? '' : `#${t.node}`}`;
+}
 
 /** Elements whose element children go one per line, so a golden diff reads like code. */
 const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'details', 'table', 'thead', 'tbody', 'tr']);
@@ -100,7 +109,7 @@ function hasMermaid(nodes: readonly CanvasNode[]): boolean {
 export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
   const renderChildren = (children: readonly CanvasNode[], depth: number): ElementContent[] => children.map((child) => renderNode(child, { ...ctx, depth }));
-  const ctx: PageContext = { snapshot, crossings, figures: options.figures ?? NO_FIGURES, depth: 0, renderChildren };
+  const ctx: PageContext = { snapshot, crossings, figures: options.figures ?? NO_FIGURES, canvasHref: canvasHrefs(options.index), depth: 0, renderChildren };
   const body = renderChildren(snapshot.canvas.children, 0);
   const mermaid = hasMermaid(snapshot.canvas.children);
   const nodeCount = indexNodes(snapshot.canvas).size;
