@@ -131,7 +131,8 @@ async function main(): Promise<number> {
         for (const r of Array.isArray(got) ? got : [got]) {
           results.push(r);
           ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
-          if ((b.key === 'writers' || r.name === 'serve: browser and four CLI writers') && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+          if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+          if (r.name === 'serve: browser and four CLI writers' && r.pass === false) failures.push(`the serve soak failed: ${r.figure} ${JSON.stringify(r.detail)}`);
         }
       } catch (e) {
         failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
