@@ -21,6 +21,7 @@ import { parseDecideBody, parseEditBody, parsePreviewBody } from './edit-body.js
 import type { LivePages } from './live-pages.js';
 import { previewFigure } from './preview-figure.js';
 import type { RefWatcher } from './ref-watcher.js';
+import type { RemoteSync } from './remote-sync.js';
 import { type GuardOptions, refuse, requestGuard } from './request-guard.js';
 import { runDecision, runEdit } from './run-edit.js';
 
@@ -31,6 +32,8 @@ export interface ServeContext {
   author: string | null;
   guard: GuardOptions;
   watcher: RefWatcher;
+  /** The sync with the shared remote: how it last went, and when that changes. */
+  remote: Pick<RemoteSync, 'state' | 'subscribe'>;
   pages: LivePages;
   /** Called with a function that ends an open event stream, so closing the server ends them. */
   track(end: () => void): () => void;
@@ -101,7 +104,7 @@ async function session(ctx: ServeContext, ledger: string): Promise<Record<string
 
 /**
  * The routes of `canvas serve` (docs/serve.md): the index and each canvas page, the live script,
- * one event stream of moved refs, what changed since a revision, and the two write routes, which
+ * one event stream of moved refs (and of the shared remote's sync failing or working again), what changed since a revision, and the two write routes, which
  * call the store's verbs and return their outcome as it is.
  *
  * @param ctx - the workspace, author, guard, watcher and pages
@@ -138,10 +141,14 @@ export function serveApp(ctx: ServeContext): Hono {
       stream.onAbort(end);
       const untrack = ctx.track(end);
       const unsubscribe = ctx.watcher.subscribe((changes) => void stream.writeSSE({ event: 'change', data: JSON.stringify(changes) }));
+      const unhear = ctx.remote.subscribe((state) => void stream.writeSSE({ event: 'remote', data: JSON.stringify(state) }));
       const beat = setInterval(() => void stream.writeSSE({ event: 'ping', data: '' }), HEARTBEAT_MS);
       await stream.writeSSE({ event: 'hello', data: JSON.stringify(Object.fromEntries(ctx.watcher.revisions())) });
+      const remote = ctx.remote.state();
+      if (remote?.error) await stream.writeSSE({ event: 'remote', data: JSON.stringify(remote) });
       await ended;
       clearInterval(beat);
+      unhear();
       unsubscribe();
       untrack();
     }),

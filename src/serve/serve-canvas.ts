@@ -8,6 +8,8 @@
 //   `rejectProposal`, authored as the person who started the server, with the base the page
 //   showed and the reason typed in it; the store checks it as it checks every writer and its
 //   outcome goes back as it is. No code here opens, writes or merges a canvas file.
+// - With a shared remote (docs/remote.md) it syncs on a timer, so what another machine pushed
+//   reaches the open pages; the sync is the store's own `syncWorkspace`, under the lock.
 // - It is a writer, so it is guarded: 127.0.0.1 unless told otherwise, a secret printed once and
 //   kept in an HttpOnly SameSite=Strict cookie, the Host and Origin checked, no CORS, JSON bodies
 //   with a size limit, and a strict Content-Security-Policy.
@@ -19,6 +21,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { Workspace } from '../store/workspace.js';
 import { LivePages } from './live-pages.js';
 import { RefWatcher } from './ref-watcher.js';
+import { RemoteSync, SYNC_EVERY_MS } from './remote-sync.js';
 import type { GuardOptions } from './request-guard.js';
 import { serveApp } from './serve-app.js';
 
@@ -34,6 +37,8 @@ export interface ServeOptions {
   token?: string | undefined;
   /** The watcher's fallback read of the refs, in ms (default 5000). */
   rescanMs?: number | undefined;
+  /** How often to sync with the workspace's shared remote, in ms (default 10000; 0 never). */
+  syncEveryMs?: number | undefined;
 }
 
 /** A running server. */
@@ -63,10 +68,11 @@ function listen(server: ServerType, host: string, port: number): Promise<number>
 }
 
 /**
- * Start `canvas serve` on a workspace (docs/serve.md): bind, read the refs, watch them.
+ * Start `canvas serve` on a workspace (docs/serve.md): bind, read the refs, watch them, and
+ * sync with the workspace's shared remote on a timer when it has one.
  *
  * @param ws - the workspace
- * @param options - host, port, author, token, rescanMs
+ * @param options - host, port, author, token, rescanMs, syncEveryMs
  * @returns the running server, once it listens
  * @throws CanvasError `SERVE_UNAVAILABLE` (the port is taken, the host is not this machine's)
  */
@@ -75,6 +81,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
   const token = options.token ?? randomBytes(32).toString('base64url');
   const watcher = new RefWatcher(ws, { rescanMs: options.rescanMs });
   await watcher.start();
+  const remote = new RemoteSync(ws, { everyMs: options.syncEveryMs ?? SYNC_EVERY_MS, moved: () => watcher.poke() });
   const streams = new Set<() => void>();
   // Filled in once the port is known; until then no Host header can match it.
   const guard: GuardOptions = { host: '', origin: '', token, cookie: '' };
@@ -83,6 +90,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
     author: options.author ?? null,
     guard,
     watcher,
+    remote,
     pages: new LivePages(ws),
     track(end) {
       streams.add(end);
@@ -98,6 +106,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
     watcher.close();
     throw e;
   }
+  remote.start();
   const named = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
   Object.assign(guard, { host: named, origin: `http://${named}`, cookie: `canvas-token-${port}` });
   return {
@@ -107,6 +116,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
     port,
     async close() {
       for (const end of streams) end();
+      await remote.close();
       watcher.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -58,8 +58,18 @@ function setStatus(state, text) {
   status.textContent = text;
 }
 
+/** The server's sync with a shared remote while it fails: `{url, error, synced}`; else null. */
+let remote = null;
+
+function remoteNote() {
+  if (!remote?.error) return '';
+  const since = remote.synced ? ` since ${new Date(remote.synced).toLocaleTimeString()}` : '';
+  return ` Not synced with the shared remote${since} (${remote.error}): another machine's changes may be missing.`;
+}
+
 function liveText() {
-  return ON_CANVAS ? `Live: this page shows revision ${short(shown)}, the canvas's latest.` : 'Live: this index shows every canvas as it is now.';
+  const here = ON_CANVAS ? `Live: this page shows revision ${short(shown)}, the canvas's latest.` : 'Live: this index shows every canvas as it is now.';
+  return `${here}${remoteNote()}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,6 +233,11 @@ function connect() {
     const changes = JSON.parse(e.data);
     const mine = changes.find((c) => c.ledger === LEDGER);
     if (!ON_CANVAS || mine) schedule(mine?.to);
+  });
+  events.addEventListener('remote', (e) => {
+    remote = JSON.parse(e.data);
+    status.dataset.remote = remote.error ? 'failing' : 'synced';
+    if (status.dataset.state === 'live') setStatus('live', liveText());
   });
   events.addEventListener('error', () => {
     lost = true;

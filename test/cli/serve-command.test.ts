@@ -48,6 +48,10 @@ describe('canvas serve', () => {
     const bad = await runMain(ws, ['serve', '--port', 'http', '--json']);
     expect(bad.code).toBe(2);
     expect(JSON.parse(bad.stdout).error.code).toBe('USAGE');
+    for (const every of ['soon', '1.5', '-1', '86401']) {
+      const r = await runMain(ws, ['serve', '--port', '0', '--sync-every', every, '--json']);
+      expect([r.code, JSON.parse(r.stdout).error.code, JSON.parse(r.stdout).error.message], every).toEqual([2, 'USAGE', `--sync-every ${every} is not a number of seconds (0 to 86400)`]);
+    }
     const held = await serveCanvas(ws, { port: 0 });
     try {
       const taken = await runMain(ws, ['serve', '--port', String(held.port), '--json']);
@@ -59,5 +63,6 @@ describe('canvas serve', () => {
     const help = await runMain(ws, ['serve', '--help']);
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('canvas serve --author');
+    expect(help.stdout).toContain('--sync-every <seconds>');
   });
 });

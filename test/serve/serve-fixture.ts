@@ -59,3 +59,28 @@ export function rawRequest(port: number, method: string, path: string, headers: 
     req.end(body);
   });
 }
+
+/** An open event stream of a server: `next(event)` waits for the next event of that name and gives its data. */
+export async function eventStream(server: RunningServer, cookie: string): Promise<{ next(event: string): Promise<unknown>; close(): void }> {
+  const controller = new AbortController();
+  const res = await fetch(`${server.origin}/_events`, { headers: { cookie }, signal: controller.signal });
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const next = async (event: string): Promise<unknown> => {
+    for (;;) {
+      const at = buffer.indexOf('\n\n');
+      if (at >= 0) {
+        const block = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        const name = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (name === event) return JSON.parse(data ?? 'null');
+        continue;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the stream ended');
+      buffer += value;
+    }
+  };
+  return { next, close: () => controller.abort() };
+}

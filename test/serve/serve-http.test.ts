@@ -17,7 +17,7 @@ import { readSnapshot } from '../../src/store/read-snapshot.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { serveCanvas } from '../../src/serve/serve-canvas.js';
 import { AUTHOR, repoState } from '../helpers/workspace.js';
-import { rawRequest, revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
+import { eventStream, rawRequest, revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
 
 let s: Served;
 const extra: Array<{ close(): Promise<void> }> = [];
@@ -216,26 +216,7 @@ describe('canvas serve: writing through the verbs (docs/serve.md, "Editing")', (
 
 describe('canvas serve: live (docs/serve.md, "Live")', () => {
   it('tells an open event stream which canvas moved, and what changed since the page’s revision', async () => {
-    const controller = new AbortController();
-    const res = await fetch(`${s.server.origin}/_events`, { headers: { cookie: s.cookie }, signal: controller.signal });
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    const next = async (event: string): Promise<unknown> => {
-      for (;;) {
-        const at = buffer.indexOf('\n\n');
-        if (at >= 0) {
-          const block = buffer.slice(0, at);
-          buffer = buffer.slice(at + 2);
-          const name = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (name === event) return JSON.parse(data ?? 'null');
-          continue;
-        }
-        const { value, done } = await reader.read();
-        if (done) throw new Error('the stream ended');
-        buffer += value;
-      }
-    };
+    const { next, close } = await eventStream(s.server, s.cookie);
     const base = await revisionOf(s.ws);
     expect(await next('hello')).toEqual({ demo: base });
     const w = await replaceNode(s.ws, { ledger: 'demo', node: s.ids.text, payload: { text: 'Serve the pages, and say when they move.' }, base, why: 'the live part is the point', author: 'agent | step:s2' });
@@ -244,7 +225,7 @@ describe('canvas serve: live (docs/serve.md, "Live")', () => {
     const since = JSON.parse((await get(`/demo/_since?base=${base}`)).body);
     expect(since).toMatchObject({ base, revision: w.revision, commits: [{ op: 'replace', author: 'agent | step:s2', reason: 'the live part is the point' }] });
     expect(since.diff).toMatchObject([{ node: s.ids.text, change: 'replaced', commits: [{ commit: w.revision }] }]);
-    controller.abort();
+    close();
   });
 
   it('keeps writing across its git helpers’ idle periods, a long-lived process', async () => {

@@ -13,6 +13,15 @@ function portOf(value: string): number {
   return n;
 }
 
+/** `--sync-every <seconds>`: a whole number of seconds, 0 (never) to 86400 (a day). */
+function secondsOf(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 86_400) {
+    throw new CanvasError('USAGE', `--sync-every ${value} is not a number of seconds (0 to 86400)`, 'pass --sync-every 10, or --sync-every 0 to sync only when a write does');
+  }
+  return n;
+}
+
 /** Open the URL in the desktop's browser, if there is one; a failure to open is not the server's. */
 function openBrowser(url: string): void {
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
@@ -21,33 +30,37 @@ function openBrowser(url: string): void {
   child.unref();
 }
 
-/** Register `canvas serve [--host H] [--port P] [--open]` (docs/serve.md). */
+/** Register `canvas serve [--host H] [--port P] [--open] [--sync-every S]` (docs/serve.md). */
 export function registerServeCommand(program: Command): void {
   withGlobal(program.command('serve'))
     .description('serve the live canvas tab: every page of canvas build, updated as the canvas moves, editable through the store’s verbs')
     .option('--host <address>', 'the address to listen on; anything but 127.0.0.1 is explicit and warned about', '127.0.0.1')
     .option('--port <port>', 'the port (0 for any free one)', '4173')
     .option('--open', 'open the URL in the desktop browser')
+    .option('--sync-every <seconds>', 'with a shared remote (canvas remote set), sync with it this often, so other machines’ changes reach the pages; 0: never', '10')
     .addHelpText(
       'after',
       [
         '',
         'Prints the URL once, with the server’s secret in it; the page exchanges it for an HttpOnly cookie.',
         'Browser edits are authored as --author (else $CANVAS_AUTHOR); without one the pages only read.',
+        'With a shared remote it syncs every --sync-every seconds (docs/serve.md, "A shared remote").',
         'Runs until interrupted (Ctrl-C). docs/serve.md.',
         '',
         'Examples:',
         '  canvas serve --author "leo | by-hand"',
         '  canvas serve --port 0 --json          # {"url":...,"origin":...,"port":...} on one line',
+        '  canvas serve --sync-every 30          # with a shared remote: fetch other machines’ changes every 30 s',
       ].join('\n'),
     )
-    .action(async (o: GlobalOptions & { host: string; port: string; open?: boolean }) => {
+    .action(async (o: GlobalOptions & { host: string; port: string; open?: boolean; syncEvery: string }) => {
       const ws = workspaceOf(o);
       const port = portOf(o.port);
+      const syncEveryMs = secondsOf(o.syncEvery) * 1000;
       // Lazy: the HTTP framework and the renderers load for this command only.
       const { serveCanvas } = await import('../../serve/serve-canvas.js');
       const author = o.author ?? process.env.CANVAS_AUTHOR ?? null;
-      const server = await serveCanvas(ws, { host: o.host, port, author: author === '' ? null : author });
+      const server = await serveCanvas(ws, { host: o.host, port, author: author === '' ? null : author, syncEveryMs });
       if (!LOOPBACK.has(o.host)) {
         process.stderr.write(`canvas serve: warning: listening on ${o.host}, not 127.0.0.1: anyone who can reach it and holds the URL can edit as ${author ?? 'nobody'}\n`);
       }
