@@ -4,7 +4,8 @@
 //   dist/cli/start.cjs        the start: loads canvas.cjs with its cached code
 //   dist/cli/canvas.cjs       commands, the model and the store (reads and writes); every module
 //                             reached only through import() is initialised when first used
-//   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import
+//   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import,
+//                             the server of canvas serve
 //   dist/cli/site-worker.cjs  a worker thread of the site build (renderers, snapshot reads)
 //
 // Two bundles rather than one because the numbers require it: one bundle of everything, with the
@@ -27,7 +28,7 @@ const OUT = 'dist/cli';
 /** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/read-package-version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
-const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check)\//;
+const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check|serve)\//;
 const common = {
   bundle: true,
   format: 'cjs',

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
-import { baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { baseOf, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 /** The write path and the renderers: what a read never needs. */
 const HEAVY = /^(node_modules\/(hast-util-to-html|mdast-util-to-markdown)\/|src\/(store\/write\/|store\/read-snapshot|render\/))/;
@@ -41,5 +43,15 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     expect(r.modules.has('src/store/write/apply-edit.ts')).toBe(true);
     expect(r.modules.has('src/store/write/check-base.ts')).toBe(true);
     expect(r.bundles).not.toContain('canvas-lazy.cjs');
+  });
+
+  it('the entry bundle holds no server: canvas serve and its HTTP packages are in the lazy bundle', () => {
+    // esbuild names each module it bundles in a comment line; the entry is what every command
+    // compiles (its source is read and hashed at every start), so a module only one command
+    // uses belongs in canvas-lazy.cjs.
+    const modules = (file: string) => readFileSync(join(ROOT, 'dist', 'cli', file), 'utf8').match(/^\/\/ (src|node_modules)\/\S+/gm) ?? [];
+    const heavy = /^\/\/ (src\/serve\/|node_modules\/(hono|@hono\/node-server)\/)/;
+    expect(modules('canvas.cjs').filter((m) => heavy.test(m))).toEqual([]);
+    expect(modules('canvas-lazy.cjs').some((m) => m.startsWith('// src/serve/'))).toBe(true);
   });
 });
