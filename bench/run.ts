@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { verifyWorkspace } from '../src/store/verify-workspace.js';
 import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
 import { excalidrawDraw } from './benchmarks/excalidraw.js';
+import { inboxBench } from './benchmarks/inbox.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { libraryImport } from './benchmarks/library.js';
 import { cliList } from './benchmarks/list.js';
@@ -40,6 +41,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'site-scale', run: siteScale },
   { key: 'history', run: historyBench },
   { key: 'list', run: cliList },
+  { key: 'inbox', run: inboxBench },
   { key: 'writers', run: concurrentWriters },
   { key: 'serve', run: serveBench },
 ];

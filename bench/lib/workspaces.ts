@@ -74,3 +74,13 @@ export function growthFamilies(quick: boolean): GrowthFamily[] {
     },
   ];
 }
+
+/**
+ * The inbox benchmark's workspace: 100 canvases and the big one, and 10,000 commits after their
+ * creates (quick: 11 canvases, 1,000), every one of them unread by a watcher of all of them.
+ */
+export function inboxWorkspace(quick: boolean): WorkspaceSpec {
+  return quick
+    ? { canvases: 10, commits: 1_011, minNodes: 30, maxNodes: 80, bigNodes: 50, bigCommits: 80, seed: 17 }
+    : { canvases: 100, commits: 10_101, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 300, seed: 17 };
+}

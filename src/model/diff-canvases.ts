@@ -67,6 +67,33 @@ export function diffCanvases(before: Canvas | null, after: Canvas | null): NodeC
 }
 
 /**
+ * A node's state as a diff reports it (docs/diff.md): its type, v, parent and canonical XML, a
+ * section without its children.
+ *
+ * @param node - the node
+ * @param parent - its parent's id, or `root`
+ */
+export function nodeState(node: import('./types.js').CanvasNode, parent: string): NodeState {
+  return stateOf({ node, parent });
+}
+
+/**
+ * One node's change from one state to another (docs/diff.md), as {@link diffCanvases} reports it.
+ *
+ * @param id - the node
+ * @param was - its state before, or null when it was absent
+ * @param now - its state after, or null when it is absent
+ * @returns its change, or null when both are the same (or both absent)
+ */
+export function changeOf(id: string, was: NodeState | null, now: NodeState | null): NodeChange | null {
+  if (!was && !now) return null;
+  if (!was) return { node: id, change: 'inserted', before: null, after: now };
+  if (!now) return { node: id, change: 'removed', before: was, after: null };
+  if (was.xml === now.xml && was.parent === now.parent) return null;
+  return { node: id, change: contentOf(was.xml) !== contentOf(now.xml) ? 'replaced' : 'moved', before: was, after: now };
+}
+
+/**
  * One node's change between two revisions (docs/diff.md), as {@link diffCanvases} reports it,
  * without comparing the rest: what a commit that names one node did to it.
  *
@@ -78,11 +105,5 @@ export function diffCanvases(before: Canvas | null, after: Canvas | null): NodeC
 export function diffNode(before: Canvas | null, after: Canvas | null, id: string): NodeChange | null {
   const old = before ? indexNodes(before).get(id) : undefined;
   const now = after ? indexNodes(after).get(id) : undefined;
-  if (!old && !now) return null;
-  if (!old) return { node: id, change: 'inserted', before: null, after: stateOf(now!) };
-  if (!now) return { node: id, change: 'removed', before: stateOf(old), after: null };
-  const was = stateOf(old);
-  const is = stateOf(now);
-  if (was.xml === is.xml && was.parent === is.parent) return null;
-  return { node: id, change: contentOf(was.xml) !== contentOf(is.xml) ? 'replaced' : 'moved', before: was, after: is };
+  return changeOf(id, old ? stateOf(old) : null, now ? stateOf(now) : null);
 }

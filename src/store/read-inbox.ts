@@ -1,7 +1,7 @@
-import { diffNode, type NodeChange } from '../model/diff-canvases.js';
+import { changeOf, diffNode, type NodeChange } from '../model/diff-canvases.js';
+import { nodeStateInText } from '../model/node-state-in-text.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { parseCanvas } from '../model/parse-canvas.js';
-import type { Canvas } from '../model/types.js';
 import { type CanvasCommit, DOC_OPS, whoOf } from './canvas-commit.js';
 import { editRecord } from './edit-record.js';
 import type { EditRecord } from './outcome.js';
@@ -86,45 +86,45 @@ function eventOf(ledger: string, c: CanvasCommit, diff: NodeChange | null): Inbo
 }
 
 /**
+ * What a commit did to its node: the node's state cut out of the documents before and after it
+ * (docs/canonical.md makes that exact: a test holds it to the whole document's), or, when a
+ * document is not as the store writes it, both documents parsed whole.
+ */
+function changeAt(before: string | null, after: string | null, ledger: string, node: string): NodeChange | null {
+  try {
+    const was = before === null ? null : nodeStateInText(before, ledger, node);
+    const now = after === null ? null : nodeStateInText(after, ledger, node);
+    return changeOf(node, was, now);
+  } catch {
+    try {
+      return diffNode(before === null ? null : parseCanvas(before, ledger), after === null ? null : parseCanvas(after, ledger), node);
+    } catch {
+      // A document that does not parse (canvas verify reports it) has no diff to show.
+      return null;
+    }
+  }
+}
+
+/**
  * The events of one watched canvas: its commits after the cursor but the watcher's own, each
- * edit with its node's diff. Documents are read in rounds of {@link CHUNK} commits through the
- * open batch, and each is parsed once (the document before a commit is the one after the commit
- * before it).
+ * edit with its node's diff. The documents before and after each edit are read in rounds of
+ * {@link CHUNK} commits through the open batch.
  */
 async function canvasEvents(reader: RepoReader, who: string, watch: Watch, revision: string): Promise<{ events: InboxEvent[]; met: boolean }> {
   const { ledger } = watch;
   const { commits, met } = await commitsAfter(reader, revision, watch.cursor);
   const shown = commits.filter((c) => whoOf(c.trailers['Canvas-Author'] ?? c.authorName) !== who);
   const path = `${ledger}.xml`;
-  let last: { text: string; canvas: Canvas | null } | null = null;
-  const parse = (text: string | null): Canvas | null => {
-    if (text === null) return null;
-    if (last?.text !== text) {
-      let canvas: Canvas | null = null;
-      try {
-        canvas = parseCanvas(text, ledger);
-      } catch {
-        // A document that does not parse (canvas verify reports it) has no diff to show.
-      }
-      last = { text, canvas };
-    }
-    return last.canvas;
-  };
   const events: InboxEvent[] = [];
   for (let i = 0; i < shown.length; i += CHUNK) {
     const part = shown.slice(i, i + CHUNK);
-    const edits = part.filter((c) => DOC_OPS.has(c.op ?? '') && c.node !== undefined);
-    const at = edits.flatMap((c) => [c.trailers['Canvas-Previous'] ?? '', c.sha]);
+    const edits = new Set(part.filter((c) => DOC_OPS.has(c.op ?? '') && c.node !== undefined));
+    const at = [...edits].flatMap((c) => [c.trailers['Canvas-Previous'] ?? '', c.sha]);
     const files = await reader.files(at.map((sha) => [sha, path] as const));
     const text = new Map(at.map((sha, k) => [sha, files[k]?.toString('utf8') ?? null]));
     for (const c of part) {
-      if (!edits.includes(c)) {
-        events.push(eventOf(ledger, c, null));
-        continue;
-      }
-      const before = parse(text.get(c.trailers['Canvas-Previous'] ?? '') ?? null);
-      const after = parse(text.get(c.sha) ?? null);
-      events.push(eventOf(ledger, c, diffNode(before, after, c.node!)));
+      const diff = edits.has(c) ? changeAt(text.get(c.trailers['Canvas-Previous'] ?? '') ?? null, text.get(c.sha) ?? null, ledger, c.node!) : null;
+      events.push(eventOf(ledger, c, diff));
     }
   }
   return { events, met };
