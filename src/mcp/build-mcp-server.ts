@@ -37,7 +37,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     throw new CanvasError('BAD_AUTHOR', `--as ${JSON.stringify(options.who ?? '')} is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$)`, 'pass --as <who>, for example --as planner');
   }
   const ws = resolveWorkspace({ workspace: options.workspace, ...(options.env ? { env: options.env } : {}) });
-  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerLifecycleTools }, { registerCheckTools }, { registerViewTools }, { registerAccessTools }] = await Promise.all([
+  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerLifecycleTools }, { registerCheckTools }, { registerViewTools }, { registerAccessTools }, { registerWatchTools }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
     import('./register-write-tools.js'),
@@ -45,6 +45,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-check-tools.js'),
     import('./register-view-tools.js'),
     import('./register-access-tools.js'),
+    import('./register-watch-tools.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: readPackageVersion() },
@@ -73,6 +74,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerCheckTools(server, ctx);
   registerViewTools(server, ctx);
   registerAccessTools(server, ctx);
+  registerWatchTools(server, ctx);
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
   // handler by then, and nothing has been read yet.

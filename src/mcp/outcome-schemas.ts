@@ -13,7 +13,8 @@ export const SHA = z.string().regex(/^[0-9a-f]{40}$/);
 
 const ERROR_CODE = z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]);
 
-const NODE_STATE = z.strictObject({
+/** One side of a node's change (docs/diff.md): its type, v, parent and canonical XML. */
+export const NODE_STATE = z.strictObject({
   type: z.enum(NODE_TYPES),
   v: z.number().int().positive(),
   parent: z.string(),

@@ -8,7 +8,7 @@ import type { EditRecord } from './outcome.js';
 import { listProposals } from './proposals.js';
 import { readAccess } from './read-access.js';
 import { RepoReader } from './repo-reader.js';
-import { roleOf, roleRank } from './role.js';
+import { type Role, roleOf, roleRank } from './role.js';
 import { type Watch, watchesOf } from './watch-files.js';
 import type { Workspace } from './workspace.js';
 
@@ -130,14 +130,29 @@ async function canvasEvents(reader: RepoReader, who: string, watch: Watch, revis
   return { events, met };
 }
 
-/** The open proposals of a canvas, when `who` may decide them (editor or owner); else none. */
-async function waitingOn(ws: Workspace, reader: RepoReader, who: string, ledger: string): Promise<InboxProposal[]> {
+/**
+ * The role of `who` on a canvas and, when it may decide them (editor or owner), the canvas's open
+ * proposals; none for anyone else.
+ */
+async function accessOf(ws: Workspace, reader: RepoReader, who: string, ledger: string): Promise<{ role: Role | null; waiting: InboxProposal[] }> {
   const access = await readAccess(ws, { ledger }, reader);
   const role = roleOf(access.grants, access.creator, who);
-  if (role === null || roleRank(role) < roleRank('editor')) return [];
-  return (await listProposals(ws, { ledger }, reader))
+  if (role === null || roleRank(role) < roleRank('editor')) return { role, waiting: [] };
+  const waiting = (await listProposals(ws, { ledger }, reader))
     .filter((p) => p.status === 'open')
     .map((p) => ({ ledger, id: p.id, op: p.op, node: p.node, proposedBy: p.proposedBy, why: p.why, base: p.base }));
+  return { role, waiting };
+}
+
+/** Options of {@link readInbox}. */
+export interface InboxOptions {
+  /** Whose inbox: an author text, of which the `who` counts. */
+  author: string;
+  /**
+   * Leave out the canvases on which the `who` holds no role (the MCP server's reads need viewer,
+   * docs/roles.md): their watches stay, and show again once a role is granted.
+   */
+  viewersOnly?: boolean | undefined;
 }
 
 /**
@@ -152,12 +167,13 @@ async function waitingOn(ws: Workspace, reader: RepoReader, who: string, ledger:
  * and acknowledging loses nothing.
  *
  * @param ws - the workspace
- * @param options - `author`: whose inbox (its `who`)
+ * @param options - `author`: whose inbox (its `who`); `viewersOnly`: leave out the canvases it
+ *   holds no role on
  * @returns the events, the proposals waiting, and each watched canvas with the revision an
  *   acknowledgement moves its cursor to
  * @throws CanvasError `BAD_AUTHOR`, `GIT_FAILED`, `GIT_HELPER_FAILED`
  */
-export async function readInbox(ws: Workspace, options: { author: string }): Promise<Inbox> {
+export async function readInbox(ws: Workspace, options: InboxOptions): Promise<Inbox> {
   const { who } = parseAuthor(options.author);
   const watches = watchesOf(ws, who);
   const reader = new RepoReader(ws);
@@ -168,11 +184,13 @@ export async function readInbox(ws: Workspace, options: { author: string }): Pro
     for (const watch of watches) {
       const revision = await reader.revision(watch.ledger);
       if (!revision) continue;
+      const access = await accessOf(ws, reader, who, watch.ledger);
+      if (options.viewersOnly && access.role === null) continue;
       const got = await canvasEvents(reader, who, watch, revision);
       const n = canvases.length;
       for (const [i, e] of got.events.entries()) events.push({ e, canvas: n, i });
       canvases.push({ ledger: watch.ledger, cursor: watch.cursor, revision, events: got.events.length, cursorLost: !got.met });
-      waiting.push(...(await waitingOn(ws, reader, who, watch.ledger)));
+      waiting.push(...access.waiting);
     }
   } finally {
     reader.close();

@@ -5,6 +5,7 @@ import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.
 import { objectUnion } from '../../src/mcp/object-union.js';
 import { ErrorResultSchema, OutcomeSchema } from '../../src/mcp/outcome-schemas.js';
 import { CheckReportSchema, HistoryResultSchema, ListResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema, RenderResultSchema } from '../../src/mcp/result-schemas.js';
+import { InboxResultSchema, WatchResultSchema } from '../../src/mcp/watch-result-schemas.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import type { Applied, Proposed } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
@@ -27,6 +28,9 @@ const VALUE: Record<string, z.ZodType> = {
   canvas_check: CheckReportSchema,
   canvas_list: ListResultSchema,
   canvas_render: RenderResultSchema,
+  canvas_watch: WatchResultSchema,
+  canvas_unwatch: WatchResultSchema,
+  canvas_inbox: InboxResultSchema,
 };
 
 describe('objectUnion: one object schema for several result shapes', () => {
@@ -172,6 +176,12 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await refusal(cam, 'canvas_freeze', { ledger: 'o', why: 'a commenter cannot end it' });
     await value(leo, 'canvas_abandon', { ledger: 'c', why: 'folded into o' });
     await refusal(zed, 'canvas_abandon', { ledger: 'c', why: 'no role' });
+    await value(cam, 'canvas_watch', { ledger: 'o' });
+    await refusal(zed, 'canvas_watch', { ledger: 'o' });
+    await value(cam, 'canvas_inbox', {});
+    await refusal(cam, 'canvas_inbox', { ack: { o: 'not a revision' } });
+    await value(cam, 'canvas_unwatch', { ledger: 'o' });
+    await refusal(cam, 'canvas_unwatch', { ledger: 'o' });
 
     for (const t of tools) expect([...(seen.get(t.name) ?? [])].sort(), t.name).toEqual(['refusal', 'value']);
   });

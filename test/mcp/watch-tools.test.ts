@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
+import { grantRole, revokeRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { listWatchers } from '../../src/store/list-watchers.js';
 import type { Applied } from '../../src/store/outcome.js';
+import type { Inbox } from '../../src/store/read-inbox.js';
 import { readWatch } from '../../src/store/watch-files.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
-import { tempWorkspace } from '../helpers/workspace.js';
+import { runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // Watching over MCP (docs/store.md, "Watches and the inbox"), with a real SDK client.
 
@@ -42,5 +43,47 @@ describe('watches over MCP', () => {
     } finally {
       await bo.close();
     }
+  });
+});
+
+describe('the inbox over MCP', () => {
+  let ws: Workspace;
+  let ana: McpSession;
+  let start: string;
+
+  beforeAll(async () => {
+    ws = tempWorkspace('canvas-mcp-inbox-');
+    const c = (await createCanvas(ws, { ledger: 'm2', why: 'a canvas to follow', author: 'leo' })) as Applied;
+    start = ((await grantRole(ws, { ledger: 'm2', who: 'ana', role: 'viewer', why: 'ana follows it', author: 'leo' })) as Applied).revision;
+    expect(c.outcome).toBe('applied');
+    ana = await connectAs(ws, 'ana');
+  });
+
+  afterAll(async () => {
+    await ana.close();
+  });
+
+  it('a client watches; a write from the CLI reaches its inbox once; acknowledged, nothing new', async () => {
+    const watched = await ana.call('canvas_watch', { workspace: ws.root, ledger: 'm2' });
+    expect(watched.structured).toMatchObject({ ledger: 'm2', who: 'ana', watching: true, changed: true, watch: { cursor: start } });
+    const w = await runCli(ws, ['insert', 'm2', '--into', 'root', '--text', 'The proxy idles out at 30 s.', '--base', start, '--why', 'measured', '--json'], { CANVAS_AUTHOR: 'leo' });
+    expect(w.code, w.stderr).toBe(0);
+    const written = JSON.parse(w.stdout) as Applied;
+    const first = (await ana.call('canvas_inbox', { workspace: ws.root })).structured as unknown as Inbox & { acked: unknown[] };
+    expect(first.events.map((e) => [e.commit, e.op, e.node, e.author, e.reason, e.diff?.change])).toEqual([[written.revision, 'insert', written.node, 'leo', 'measured', 'inserted']]);
+    expect(first.acked).toEqual([]);
+    // Not acknowledged yet: the same again.
+    expect((await ana.call('canvas_inbox', { workspace: ws.root })).structured).toEqual(first);
+    const ack = Object.fromEntries(first.canvases.map((c) => [c.ledger, c.revision]));
+    const second = (await ana.call('canvas_inbox', { workspace: ws.root, ack })).structured as unknown as Inbox & { acked: unknown[] };
+    expect(second.acked).toEqual([{ ledger: 'm2', cursor: written.revision }]);
+    expect(second.events).toEqual([]);
+  });
+
+  it('leaves out a watched canvas the caller lost its role on, and keeps the watch', async () => {
+    await revokeRole(ws, { ledger: 'm2', who: 'ana', why: 'ana moved on', author: 'leo' });
+    const inbox = (await ana.call('canvas_inbox', { workspace: ws.root })).structured as unknown as Inbox;
+    expect(inbox.canvases).toEqual([]);
+    expect(readWatch(ws, 'ana', 'm2')).not.toBeNull();
   });
 });
