@@ -8,6 +8,7 @@ export const COMMAND_GROUP_NAMES = {
   write: ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze', 'abandon'],
   read: ['read', 'history', 'log'],
   list: ['list'],
+  search: ['search'],
   watch: ['watch', 'unwatch', 'inbox'],
   verify: ['verify'],
   remote: ['remote', 'sync'],

@@ -11,6 +11,7 @@ import { registerCompletionCommands } from './commands/completion-command.js';
 import { registerHelpCommand } from './commands/help-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerListCommand } from './commands/list-command.js';
+import { registerSearchCommand } from './commands/search-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
@@ -29,6 +30,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   write: registerWriteCommands,
   read: registerReadCommands,
   list: registerListCommand,
+  search: registerSearchCommand,
   watch: registerWatchCommands,
   verify: registerVerifyCommand,
   remote: registerRemoteCommands,

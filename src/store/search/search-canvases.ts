@@ -1,0 +1,197 @@
+import { join } from 'node:path';
+import { CanvasError, type ErrorCode } from '../../model/canvas-error.js';
+import { checkLedgerId } from '../../model/check-ledger-id.js';
+import { NODE_TYPES, type NodeType } from '../../model/types.js';
+import { cachedCanvasTree } from '../canvas-tree-cache.js';
+import { type CanvasRef, listCanvases } from '../list-canvases.js';
+import { RepoReader } from '../repo-reader.js';
+import type { Workspace } from '../workspace.js';
+import { CanvasSearchIndex } from './canvas-search-index.js';
+import { searchSnippet } from './search-snippet.js';
+import { phraseAt, searchTerms } from './search-terms.js';
+
+/** How many hits a search returns unless told otherwise. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+/** What {@link searchCanvases} is asked. */
+export interface SearchRequest {
+  /** The words to find (docs/search.md, "Ranking"); at least one word. */
+  query: string;
+  /** Only this canvas. */
+  ledger?: string | undefined;
+  /** Only nodes of these types. */
+  types?: readonly string[] | undefined;
+  /** At most this many hits, best first (a positive whole number; default 20). */
+  limit?: number | undefined;
+}
+
+/** One node that matched (docs/search.md, "A hit"). */
+export interface SearchHit {
+  ledger: string;
+  /** The node's id. */
+  node: string;
+  type: NodeType;
+  /** The canvas's current revision: the base to write against. */
+  revision: string;
+  /** Whether the node holds the query's words one after another. */
+  phrase: boolean;
+  /** MiniSearch's BM25 score of the node among the nodes of its canvas (higher is better). */
+  score: number;
+  /** The words around the match, each match between `**` markers (docs/search.md, "The snippet"). */
+  snippet: string;
+  /** The marked spans of `snippet` as `[start, end)` offsets (UTF-16), markers excluded. */
+  marks: Array<[number, number]>;
+}
+
+/** A canvas search could not read: reported, never silently left out. */
+export interface SearchFailure {
+  ledger: string;
+  revision: string;
+  error: { code: ErrorCode; message: string };
+}
+
+/** What {@link searchCanvases} returns. */
+export interface SearchResponse {
+  query: string;
+  /** The query's words as the index compares them (lower case). */
+  terms: string[];
+  /** How many nodes matched in all (`hits` holds the first `limit` of them). */
+  total: number;
+  hits: SearchHit[];
+  /** How many canvases were searched, and how many of them were indexed afresh by this call. */
+  canvases: number;
+  indexed: number;
+  failures: SearchFailure[];
+}
+
+interface Ranked extends SearchHit {
+  order: number;
+}
+
+function checkRequest(request: SearchRequest): { terms: string[]; types: Set<NodeType> | null; limit: number } {
+  const terms = searchTerms(request.query);
+  if (terms.length === 0) {
+    throw new CanvasError(
+      'USAGE',
+      request.query.trim() === '' ? 'the search query is empty' : `the search query ${JSON.stringify(request.query)} holds no word (letters or digits)`,
+      'give the words to find: canvas search "idle timeout"',
+      { query: request.query },
+    );
+  }
+  for (const t of request.types ?? []) {
+    if (!(NODE_TYPES as readonly string[]).includes(t)) throw new CanvasError('USAGE', `--type ${t} is not a node type`, `use one of ${NODE_TYPES.join(', ')}`, { type: t });
+  }
+  const limit = request.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new CanvasError('USAGE', `--limit ${limit} is not a positive whole number`, 'pass --limit 20, say, or leave it out', { limit });
+  const types = request.types && request.types.length > 0 ? new Set(request.types as NodeType[]) : null;
+  return { terms, types, limit };
+}
+
+/**
+ * The index of each canvas at its revision: cached, or read in one round through the open batch,
+ * parsed and checked as every read does, indexed and cached. A canvas whose bytes cannot be read
+ * is a failure.
+ */
+async function indexesOf(reader: RepoReader, refs: readonly CanvasRef[], fresh: ReadonlySet<string>): Promise<{ indexes: CanvasSearchIndex[]; indexed: number; failures: SearchFailure[] }> {
+  const gitDir = join(reader.ws.repo, '.git');
+  const indexes: CanvasSearchIndex[] = [];
+  const misses: CanvasRef[] = [];
+  for (const r of refs) {
+    const hit = fresh.has(r.ledger) ? null : CanvasSearchIndex.cached(gitDir, r.ledger, r.revision);
+    if (hit) indexes.push(hit);
+    else misses.push(r);
+  }
+  const failures: SearchFailure[] = [];
+  const blobs = await reader.files(misses.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  misses.forEach((r, i) => {
+    try {
+      const bytes = blobs[i];
+      if (!bytes) throw new CanvasError('INTERNAL', `canvas ${r.ledger} has no document at its revision ${r.revision}`, 'run `canvas verify`', { ledger: r.ledger });
+      const index = CanvasSearchIndex.build(cachedCanvasTree(gitDir, r.ledger, bytes), r.revision);
+      index.save(gitDir);
+      indexes.push(index);
+    } catch (e) {
+      if (!(e instanceof CanvasError)) throw e;
+      failures.push({ ledger: r.ledger, revision: r.revision, error: { code: e.code, message: e.message } });
+    }
+  });
+  return { indexes, indexed: misses.length - failures.length, failures };
+}
+
+function hitsOf(index: CanvasSearchIndex, query: string, terms: readonly string[], types: ReadonlySet<NodeType> | null): Ranked[] {
+  return index.search(query, types).flatMap((r) => {
+    const found = index.node(String(r.id));
+    if (!found) return [];
+    const { node, order } = found;
+    const snippet = searchSnippet(node.text, new Set(r.terms), terms);
+    return [
+      {
+        ledger: index.ledger,
+        node: node.id,
+        type: node.type,
+        revision: index.revision,
+        phrase: phraseAt(searchTerms(node.text), terms) >= 0,
+        score: r.score,
+        snippet: snippet.text,
+        marks: snippet.marks,
+        order,
+      },
+    ];
+  });
+}
+
+/** Best first: the whole phrase before scattered words, then the score, then ledger id and document order. */
+function byRank(a: Ranked, b: Ranked): number {
+  if (a.phrase !== b.phrase) return a.phrase ? -1 : 1;
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.ledger !== b.ledger) return a.ledger < b.ledger ? -1 : 1;
+  return a.order - b.order;
+}
+
+/**
+ * Find nodes over the current revision of every canvas (docs/search.md): each node holding every
+ * word of the query (the last also as the start of a word), ranked (docs/search.md, "Ranking"),
+ * with a snippet of the match and the revision to write against. Each canvas's index is cached
+ * per revision under `.git/canvas-cache/search/` (docs/search.md, "The index cache"): a canvas
+ * whose revision moved is indexed again, alone; a canvas whose terms cannot match is not loaded.
+ * Not role-gated (the CLI's reads are not; the MCP tool keeps only canvases its caller may read).
+ *
+ * @param ws - the workspace
+ * @param request - the query, optionally one ledger, node types and a limit
+ * @returns the hits, best first, with the total, the count of canvases searched and indexed, and
+ *   the canvases that could not be read (with their codes)
+ * @throws CanvasError `USAGE` (an empty query, an unknown type, a bad limit), `BAD_LEDGER_ID`,
+ *   `CANVAS_NOT_FOUND` (the `ledger` asked for), `LOCK_TIMEOUT`, `GIT_FAILED`
+ */
+export async function searchCanvases(ws: Workspace, request: SearchRequest): Promise<SearchResponse> {
+  const { terms, types, limit } = checkRequest(request);
+  const only = request.ledger === undefined ? undefined : checkLedgerId(request.ledger);
+  const all = await listCanvases(ws);
+  const refs = only === undefined ? all : all.filter((r) => r.ledger === only);
+  if (only !== undefined && refs.length === 0) {
+    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root} to search`, 'see the canvases there: canvas list', { ledger: only });
+  }
+  const reader = new RepoReader(ws);
+  try {
+    const { indexes, indexed, failures } = await indexesOf(reader, refs, new Set());
+    const ranked: Ranked[] = [];
+    let again = 0;
+    for (const index of indexes) {
+      if (!index.mayMatch(terms)) continue;
+      try {
+        ranked.push(...hitsOf(index, request.query, terms, types));
+      } catch {
+        // The cached index did not load: only a cache; this canvas is indexed again from its bytes.
+        const rebuilt = await indexesOf(reader, [{ ledger: index.ledger, revision: index.revision }], new Set([index.ledger]));
+        failures.push(...rebuilt.failures);
+        again += rebuilt.indexed;
+        for (const i of rebuilt.indexes) if (i.mayMatch(terms)) ranked.push(...hitsOf(i, request.query, terms, types));
+      }
+    }
+    ranked.sort(byRank);
+    const hits = ranked.slice(0, limit).map(({ order: _order, ...hit }) => hit);
+    return { query: request.query, terms, total: ranked.length, hits, canvases: refs.length, indexed: indexed + again, failures };
+  } finally {
+    reader.close();
+  }
+}
