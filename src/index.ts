@@ -19,6 +19,7 @@ import type * as Proposals from './store/proposals.js';
 import type * as ReadAccess from './store/read-access.js';
 import type * as ReadCanvas from './store/read-canvas.js';
 import type * as ReadSnapshot from './store/read-snapshot.js';
+import type * as SearchCanvases from './store/search/search-canvases.js';
 import type * as SetRemote from './store/remote/set-remote.js';
 import type * as SyncWorkspace from './store/remote/sync-workspace.js';
 import type * as VerifyWorkspace from './store/verify-workspace.js';
@@ -57,6 +58,7 @@ export type { SyncReport } from './store/remote/sync-workspace.js';
 export type { CanvasRead, CanvasText } from './store/read-canvas.js';
 export type { SnapshotOptions } from './store/read-snapshot.js';
 export type { Grants, Role } from './store/role.js';
+export type { SearchFailure, SearchHit, SearchRequest, SearchResponse } from './store/search/search-canvases.js';
 export type { VerifyReport, VerifyRule, Violation } from './store/verify-workspace.js';
 export type { AckRequest, AckResult } from './store/ack-inbox.js';
 export type { CanvasWatcher } from './store/list-watchers.js';
@@ -128,6 +130,8 @@ export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import
 export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/list-canvases.js'), 'listCanvases');
 /** Every canvas with its summary, last edit, questions, ending and the last write by a run (docs/cli.md, "list"). */
 export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntries> => import('./store/list-canvas-entries.js'), 'listCanvasEntries');
+/** Nodes matching a query over every canvas's current revision, ranked, with snippets (docs/search.md). */
+export const searchCanvases = onFirstCall((): Promise<typeof SearchCanvases> => import('./store/search/search-canvases.js'), 'searchCanvases');
 /** A canvas's grants and who may grant (docs/roles.md). */
 export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read-access.js'), 'readAccess');
 /** Check a workspace's history against the store's rules (docs/store.md, "Verify"). */

@@ -63,6 +63,7 @@ describe('the declared surface', () => {
           "replaceNode",
           "resolveWorkspace",
           "revokeRole",
+          "searchCanvases",
           "setRemote",
           "showRemote",
           "syncWorkspace",

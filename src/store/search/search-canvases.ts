@@ -11,7 +11,7 @@ import { searchSnippet } from './search-snippet.js';
 import { phraseAt, searchTerms } from './search-terms.js';
 
 /** How many hits a search returns unless told otherwise. */
-export const DEFAULT_SEARCH_LIMIT = 20;
+const DEFAULT_SEARCH_LIMIT = 20;
 
 /** What {@link searchCanvases} is asked. */
 export interface SearchRequest {

@@ -22,7 +22,7 @@ function anchorOf(terms: readonly string[], matched: ReadonlySet<string>, phrase
   const at = phrase.length > 1 ? phraseAt(terms, phrase) : -1;
   if (at >= 0) return at;
   const i = terms.findIndex((t) => matched.has(t));
-  return i < 0 ? 0 : i;
+  return Math.max(i, 0);
 }
 
 /**
