@@ -64,14 +64,14 @@ const LIST_FORMAT = 1;
 /** An entry as the cache keeps it: a function of the revision, so without the watchers, which are not. */
 type CachedEntry = Omit<CanvasListEntry, 'watchers'>;
 
-/** `.git/canvas-cache/list.json`: each canvas's entry as of a revision (docs/store.md, "Derived facts cache"). */
+/** `.git/canvas-cache/_list.json` (no ledger id begins with `_`): each canvas's entry as of a revision (docs/store.md, "Derived facts cache"). */
 interface ListCache {
   format: typeof LIST_FORMAT;
   entries: Record<string, CachedEntry>;
 }
 
 function listCachePath(ws: Workspace): string {
-  return join(ws.repo, '.git', 'canvas-cache', 'list.json');
+  return join(ws.repo, '.git', 'canvas-cache', '_list.json');
 }
 
 function readListCache(ws: Workspace): Record<string, CachedEntry> {

@@ -22,14 +22,14 @@ const IN_FLIGHT = 32;
 /** The cache's format: a file of another format is not read (it is rewritten). */
 const LINKS_FORMAT = 1;
 
-/** `.git/canvas-cache/links.json`: each canvas's node ids and links as of a revision (docs/links.md). */
+/** `.git/canvas-cache/_links.json` (no ledger id begins with `_`): each canvas's node ids and links as of a revision (docs/links.md). */
 interface LinksCache {
   format: typeof LINKS_FORMAT;
   entries: Record<string, { revision: string; nodes: string[]; links: LinkOut[] }>;
 }
 
 function cachePath(ws: Workspace): string {
-  return join(ws.repo, '.git', 'canvas-cache', 'links.json');
+  return join(ws.repo, '.git', 'canvas-cache', '_links.json');
 }
 
 function readCache(ws: Workspace): LinksCache['entries'] {
@@ -58,7 +58,7 @@ async function entryOf(reader: RepoReader, ledger: string, revision: string): Pr
 /**
  * Every canvas's node ids and link nodes at its current revision (docs/links.md, "Dangling
  * links"), by ledger id: what the dangling-link check and `canvas edges` judge links against.
- * An entry cached in `.git/canvas-cache/links.json` for a canvas's current revision is used as it
+ * An entry cached in `.git/canvas-cache/_links.json` for a canvas's current revision is used as it
  * is (an entry is a function of the revision's document); any other canvas is read, and the cache
  * rewritten. A canvas whose document cannot be read has `nodes: null` and no links (not cached).
  *

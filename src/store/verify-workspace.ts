@@ -189,13 +189,13 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
   });
 }
 
-/** The facts caches in `.git/canvas-cache/` (not the tree caches), by ledger. */
+/** The facts caches in `.git/canvas-cache/` (not the tree caches, nor the `_`-named caches of the whole workspace), by ledger. */
 function readCaches(gitDir: string): Map<string, { facts: Record<string, unknown>; met: boolean }> {
   const dir = join(gitDir, 'canvas-cache');
   const out = new Map<string, { facts: Record<string, unknown>; met: boolean }>();
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json') || name.endsWith('.tree.json')) continue;
+    if (!name.endsWith('.json') || name.endsWith('.tree.json') || name.startsWith('_')) continue;
     let facts: unknown;
     try {
       facts = JSON.parse(readFileSync(join(dir, name), 'utf8'));

@@ -108,7 +108,7 @@ describe('canvas list and the sweep signal (docs/cli.md, "list")', () => {
   it('--unwritten-by-runs keeps only the canvases no run ever wrote to', async () => {
     const only = await listCanvasEntries(ws, { unwrittenByRuns: true });
     expect(only.canvases.map((c) => c.ledger)).toEqual(['a-hand', 'c-plain', 'e-empty']);
-    expect(readdirSync(join(ws.repo, '.git', 'canvas-cache'))).toContain('list.json');
+    expect(readdirSync(join(ws.repo, '.git', 'canvas-cache'))).toContain('_list.json');
   });
 
   it('answers the same from cold caches: the facts are folded again from the chains', async () => {
@@ -119,7 +119,7 @@ describe('canvas list and the sweep signal (docs/cli.md, "list")', () => {
 
   it('reads a canvas again once its revision moved, and takes the others from the list cache', async () => {
     const before = (await listCanvasEntries(ws)).canvases;
-    const cache = join(ws.repo, '.git', 'canvas-cache', 'list.json');
+    const cache = join(ws.repo, '.git', 'canvas-cache', '_list.json');
     expect(JSON.parse(readFileSync(cache, 'utf8')).entries['a-hand'].revision).toBe(shas['a-hand']);
     const q = applied(await insertNode(ws, { ledger: 'c-plain', into: 'root', payload: { question: 'Which index?' }, base: shas['c-plain']!, why: 'doubt', author: 'leo | run:r9' }));
     const after = new Map((await listCanvasEntries(ws)).canvases.map((c) => [c.ledger, c as CanvasListEntry]));
