@@ -37,7 +37,17 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     throw new CanvasError('BAD_AUTHOR', `--as ${JSON.stringify(options.who ?? '')} is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$)`, 'pass --as <who>, for example --as planner');
   }
   const ws = resolveWorkspace({ workspace: options.workspace, ...(options.env ? { env: options.env } : {}) });
-  const [{ McpServer }, { registerReadTools }, { registerWriteTools }, { registerLifecycleTools }, { registerCheckTools }, { registerViewTools }, { registerAccessTools }, { registerWatchTools }] = await Promise.all([
+  const [
+    { McpServer },
+    { registerReadTools },
+    { registerWriteTools },
+    { registerLifecycleTools },
+    { registerCheckTools },
+    { registerViewTools },
+    { registerAccessTools },
+    { registerWatchTools },
+    { registerCanvasResources },
+  ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
     import('./register-write-tools.js'),
@@ -46,6 +56,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-view-tools.js'),
     import('./register-access-tools.js'),
     import('./register-watch-tools.js'),
+    import('./register-canvas-resources.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: readPackageVersion() },
@@ -75,6 +86,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerViewTools(server, ctx);
   registerAccessTools(server, ctx);
   registerWatchTools(server, ctx);
+  const stopSubscriptions = registerCanvasResources(server, ctx);
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
   // handler by then, and nothing has been read yet.
@@ -86,6 +98,18 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
       await start();
     };
     await connect(transport);
+    // The subscriptions' ref watcher lives as long as the connection: closed with the transport,
+    // whoever closes it, so nothing keeps running after the client has gone.
+    const onclose = transport.onclose;
+    transport.onclose = () => {
+      stopSubscriptions();
+      onclose?.();
+    };
+  };
+  const close = server.close.bind(server);
+  server.close = async () => {
+    stopSubscriptions();
+    await close();
   };
   const idle = async () => {
     for (;;) {

@@ -20,7 +20,7 @@ import { changesSince } from './changes-since.js';
 import { parseDecideBody, parseEditBody, parsePreviewBody } from './edit-body.js';
 import type { LivePages } from './live-pages.js';
 import { previewFigure } from './preview-figure.js';
-import type { RefWatcher } from './ref-watcher.js';
+import type { RefWatcher } from '../store/ref-watcher.js';
 import type { RemoteSync } from './remote-sync.js';
 import { type GuardOptions, refuse, requestGuard } from './request-guard.js';
 import { runDecision, runEdit } from './run-edit.js';

@@ -20,7 +20,7 @@ import type { ServerType } from '@hono/node-server';
 import { CanvasError } from '../model/canvas-error.js';
 import type { Workspace } from '../store/workspace.js';
 import { LivePages } from './live-pages.js';
-import { RefWatcher } from './ref-watcher.js';
+import { RefWatcher } from '../store/ref-watcher.js';
 import { RemoteSync, SYNC_EVERY_MS } from './remote-sync.js';
 import type { GuardOptions } from './request-guard.js';
 import { serveApp } from './serve-app.js';

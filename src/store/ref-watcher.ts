@@ -1,7 +1,7 @@
 import { existsSync, type FSWatcher, watch } from 'node:fs';
 import { join } from 'node:path';
-import { listCanvases } from '../store/list-canvases.js';
-import type { Workspace } from '../store/workspace.js';
+import { listCanvases } from './list-canvases.js';
+import type { Workspace } from './workspace.js';
 
 /** One canvas whose revision moved (`from` is null for a canvas that is new). */
 export interface RefChange {
@@ -19,8 +19,9 @@ interface WatchTimings {
 }
 
 /**
- * The one watcher of a repository's canvas refs (docs/serve.md, "Live"): every open page learns
- * from it, none polls. It watches the folders git rewrites when a write moves `main` and
+ * The one watcher of a repository's canvas refs (docs/serve.md, "Live"; docs/mcp.md,
+ * "Resources and subscriptions"): every open page of `canvas serve`, and every subscribed canvas
+ * of the MCP server, learns from one per process, none polls. It watches the folders git rewrites when a write moves `main` and
  * `refs/canvas/<ledger>` (`.git/refs/heads`, `.git/refs/canvas`, and `.git` itself for
  * `packed-refs`), reads the refs once per burst of events (one `git for-each-ref`), and tells
  * each listener which canvases moved. Reads never overlap: a burst during a read is read after

@@ -1,10 +1,10 @@
-// The one ref watcher of canvas serve (docs/serve.md, "Live"): a write is reported once with the
+// The one ref watcher of canvas serve and the MCP server (docs/serve.md, "Live"): a write is reported once with the
 // revisions it moved between, a canvas made after the watcher started (in a workspace that had no
 // repository yet) is found by the fallback read, and a closed watcher reports nothing more.
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
-import { type RefChange, RefWatcher } from '../../src/serve/ref-watcher.js';
+import { type RefChange, RefWatcher } from '../../src/store/ref-watcher.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 /** The next batch of changes the watcher reports. */
