@@ -15,6 +15,7 @@ import { cliList } from './benchmarks/list.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
 import { serveBench } from './benchmarks/serve.js';
+import { remoteWrites } from './benchmarks/remote.js';
 import { siteBuild, siteScale } from './benchmarks/site.js';
 import { concurrentWriters } from './benchmarks/writers.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
@@ -43,6 +44,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'list', run: cliList },
   { key: 'inbox', run: inboxBench },
   { key: 'writers', run: concurrentWriters },
+  { key: 'remote', run: remoteWrites },
   { key: 'serve', run: serveBench },
 ];
 
