@@ -9,6 +9,7 @@
  * anywhere but the two light modules.
  */
 import type * as AccessWrites from './store/access-writes.js';
+import type * as CanvasEdges from './store/canvas-edges.js';
 import type * as CanvasLifecycle from './store/canvas-lifecycle.js';
 import type * as CanvasLog from './store/canvas-log.js';
 import type * as ListCanvasEntries from './store/list-canvas-entries.js';
@@ -48,6 +49,11 @@ export type {
 } from './model/types.js';
 export type { AccessFile, GrantRequest, RevokeRequest } from './store/access-writes.js';
 export type { ProposalFile } from './store/write/proposal-file.js';
+export type { CanvasLinkTarget } from './model/canvas-link.js';
+export type { LinkWarning } from './model/dangling-links.js';
+export type { LinkOut } from './model/links-of.js';
+export type { CanvasActor } from './store/canvas-actors.js';
+export type { CanvasEdges, EdgeLinkIn, EdgeLinkOut } from './store/canvas-edges.js';
 export type { CanvasList, CanvasListEntry, CanvasListFailure, ListOptions } from './store/list-canvas-entries.js';
 export type { CanvasRef } from './store/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
@@ -128,6 +134,8 @@ export const canvasLog = onFirstCall((): Promise<typeof CanvasLog> => import('./
 export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import('./store/node-history.js'), 'nodeHistory');
 /** Every canvas of the workspace (docs/store.md, "Canvas refs"). */
 export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/list-canvases.js'), 'listCanvases');
+/** What a canvas links to, what links to it, who acted on it and who watches it (docs/links.md, "Edges"). */
+export const canvasEdges = onFirstCall((): Promise<typeof CanvasEdges> => import('./store/canvas-edges.js'), 'canvasEdges');
 /** Every canvas with its summary, last edit, questions, ending and the last write by a run (docs/cli.md, "list"). */
 export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntries> => import('./store/list-canvas-entries.js'), 'listCanvasEntries');
 /** Nodes matching a query over every canvas's current revision, ranked, with snippets (docs/search.md). */

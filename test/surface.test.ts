@@ -40,6 +40,7 @@ describe('the declared surface', () => {
           "abandonCanvas",
           "ackInbox",
           "approveProposal",
+          "canvasEdges",
           "canvasLog",
           "createCanvas",
           "exitCodeFor",
@@ -156,6 +157,8 @@ describe('the declared surface', () => {
     const ws = tempWorkspace();
     expect((await api.createCanvas(ws, { ledger: 'lazy', why: 'a canvas to read', author: AUTHOR })).outcome).toBe('applied');
     expect((await api.readCanvas(ws, { ledger: 'lazy' })).xml).toContain('<canvas ledger="lazy"');
+    const edges: api.CanvasEdges = await api.canvasEdges(ws, 'lazy');
+    expect(edges.actors.map((a) => [a.who, a.acts, a.last.op])).toEqual([['leo', 1, 'create']]);
     const err = await api.readCanvas(ws, { ledger: 'no-such-canvas' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(api.CanvasError);
     expect((err as api.CanvasError).code).toBe('CANVAS_NOT_FOUND');

@@ -9,6 +9,7 @@ export const COMMAND_GROUP_NAMES = {
   read: ['read', 'history', 'log'],
   list: ['list'],
   search: ['search'],
+  edges: ['edges'],
   watch: ['watch', 'unwatch', 'inbox'],
   verify: ['verify'],
   remote: ['remote', 'sync'],

@@ -10,6 +10,7 @@ import { registerCheckCommand } from './commands/check-command.js';
 import { registerCompletionCommands } from './commands/completion-command.js';
 import { registerHelpCommand } from './commands/help-command.js';
 import { registerImportCommand } from './commands/import-command.js';
+import { registerEdgesCommand } from './commands/edges-command.js';
 import { registerListCommand } from './commands/list-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -31,6 +32,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   read: registerReadCommands,
   list: registerListCommand,
   search: registerSearchCommand,
+  edges: registerEdgesCommand,
   watch: registerWatchCommands,
   verify: registerVerifyCommand,
   remote: registerRemoteCommands,

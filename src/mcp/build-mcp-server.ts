@@ -47,6 +47,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerAccessTools },
     { registerWatchTools },
     { registerCanvasResources },
+    { registerEdgesTool },
   ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
@@ -57,6 +58,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-access-tools.js'),
     import('./register-watch-tools.js'),
     import('./register-canvas-resources.js'),
+    import('./register-edges-tool.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: readPackageVersion() },
@@ -86,6 +88,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerViewTools(server, ctx);
   registerAccessTools(server, ctx);
   registerWatchTools(server, ctx);
+  registerEdgesTool(server, ctx);
   const stopSubscriptions = registerCanvasResources(server, ctx);
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message

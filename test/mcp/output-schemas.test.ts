@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import { objectUnion } from '../../src/mcp/object-union.js';
+import { EdgesResultSchema } from '../../src/mcp/register-edges-tool.js';
 import { ErrorResultSchema, OutcomeSchema } from '../../src/mcp/outcome-schemas.js';
 import { CheckReportSchema, HistoryResultSchema, ListResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema, RenderResultSchema } from '../../src/mcp/result-schemas.js';
 import { InboxResultSchema, WatchResultSchema } from '../../src/mcp/watch-result-schemas.js';
@@ -31,6 +32,7 @@ const VALUE: Record<string, z.ZodType> = {
   canvas_watch: WatchResultSchema,
   canvas_unwatch: WatchResultSchema,
   canvas_inbox: InboxResultSchema,
+  canvas_edges: EdgesResultSchema,
 };
 
 describe('objectUnion: one object schema for several result shapes', () => {
@@ -166,6 +168,8 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await refusal(leo, 'canvas_list', { workspace: '/nonexistent' });
     for (const format of ['html', 'comment', 'text']) await value(leo, 'canvas_render', { ledger: 'o', format });
     await refusal(zed, 'canvas_render', { ledger: 'o', format: 'text' });
+    await value(leo, 'canvas_edges', { ledger: 'o' });
+    await refusal(zed, 'canvas_edges', { ledger: 'o' });
     await value(leo, 'canvas_create', { ledger: 'c', why: 'another task' });
     await refusal(leo, 'canvas_create', { ledger: 'c', why: 'again' });
     await value(leo, 'canvas_grant', { ledger: 'c', who: 'cam', role: 'viewer', why: 'cam reads' });

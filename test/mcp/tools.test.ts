@@ -48,6 +48,7 @@ const ARGUMENTS: Record<string, string[]> = {
   canvas_watch: ['ledger', 'workspace'],
   canvas_unwatch: ['ledger', 'workspace'],
   canvas_inbox: ['ack', 'workspace'],
+  canvas_edges: ['ledger', 'workspace'],
 };
 /** Tools that change only the caller's own watches, which have no history and so no reason. */
 const WATCHES = new Set(['canvas_watch', 'canvas_unwatch', 'canvas_inbox']);
@@ -112,7 +113,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
       expect(d, name).toMatch(/commenter/);
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
-    expect(reads).toEqual(['canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render']);
+    expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render']);
   });
 
   // canvas_prompt renders with src/render/text/render-prompt.ts, built on its own branch; this
