@@ -48,6 +48,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerWatchTools },
     { registerCanvasResources },
     { registerEdgesTool },
+    { registerSearchTools },
   ] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/mcp.js'),
     import('./register-read-tools.js'),
@@ -59,6 +60,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-watch-tools.js'),
     import('./register-canvas-resources.js'),
     import('./register-edges-tool.js'),
+    import('./register-search-tools.js'),
   ]);
   const server = new McpServer(
     { name: 'canvas', version: readPackageVersion() },
@@ -89,6 +91,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   registerAccessTools(server, ctx);
   registerWatchTools(server, ctx);
   registerEdgesTool(server, ctx);
+  registerSearchTools(server, ctx);
   const stopSubscriptions = registerCanvasResources(server, ctx);
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message

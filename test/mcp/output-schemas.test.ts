@@ -6,6 +6,7 @@ import { objectUnion } from '../../src/mcp/object-union.js';
 import { EdgesResultSchema } from '../../src/mcp/register-edges-tool.js';
 import { ErrorResultSchema, OutcomeSchema } from '../../src/mcp/outcome-schemas.js';
 import { CheckReportSchema, HistoryResultSchema, ListResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema, RenderResultSchema } from '../../src/mcp/result-schemas.js';
+import { SearchResultSchema } from '../../src/mcp/search-result-schema.js';
 import { InboxResultSchema, WatchResultSchema } from '../../src/mcp/watch-result-schemas.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import type { Applied, Proposed } from '../../src/store/outcome.js';
@@ -33,6 +34,7 @@ const VALUE: Record<string, z.ZodType> = {
   canvas_unwatch: WatchResultSchema,
   canvas_inbox: InboxResultSchema,
   canvas_edges: EdgesResultSchema,
+  canvas_search: SearchResultSchema,
 };
 
 describe('objectUnion: one object schema for several result shapes', () => {
@@ -186,6 +188,8 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await refusal(cam, 'canvas_inbox', { ack: { o: 'not a revision' } });
     await value(cam, 'canvas_unwatch', { ledger: 'o' });
     await refusal(cam, 'canvas_unwatch', { ledger: 'o' });
+    await value(leo, 'canvas_search', { query: 'builds' });
+    await refusal(leo, 'canvas_search', { query: ' ' });
 
     for (const t of tools) expect([...(seen.get(t.name) ?? [])].sort(), t.name).toEqual(['refusal', 'value']);
   });

@@ -49,6 +49,7 @@ const ARGUMENTS: Record<string, string[]> = {
   canvas_unwatch: ['ledger', 'workspace'],
   canvas_inbox: ['ack', 'workspace'],
   canvas_edges: ['ledger', 'workspace'],
+  canvas_search: ['ledger', 'limit', 'query', 'type', 'workspace'],
 };
 /** Tools that change only the caller's own watches, which have no history and so no reason. */
 const WATCHES = new Set(['canvas_watch', 'canvas_unwatch', 'canvas_inbox']);
@@ -83,8 +84,8 @@ describe('canvas mcp: the tools as a client lists them', () => {
         expect(p.description?.length ?? 0, `${t.name}.${name}`).toBeGreaterThan(20);
       }
       const required = t.inputSchema.required ?? [];
-      // canvas_list is about every canvas, and the inbox spans every canvas the caller watches: they name none.
-      expect(required, t.name).toEqual(expect.arrayContaining(['canvas_list', 'canvas_inbox'].includes(t.name) ? ['workspace'] : ['workspace', 'ledger']));
+      // canvas_list and canvas_search are about every canvas, and the inbox spans every canvas the caller watches: they name none.
+      expect(required, t.name).toEqual(expect.arrayContaining(['canvas_list', 'canvas_inbox', 'canvas_search'].includes(t.name) ? ['workspace'] : ['workspace', 'ledger']));
       // canvas_check writes with a reason of its own (the nodes, the model, the revision checked).
       if (t.annotations?.readOnlyHint !== true && t.name !== 'canvas_check' && !WATCHES.has(t.name)) expect(required, t.name).toContain('why');
       expect(t.description?.length ?? 0, t.name).toBeGreaterThan(80);
@@ -113,7 +114,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
       expect(d, name).toMatch(/commenter/);
     }
     const reads = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
-    expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render']);
+    expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render', 'canvas_search']);
   });
 
   // canvas_prompt renders with src/render/text/render-prompt.ts, built on its own branch; this

@@ -4,7 +4,9 @@ import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { NODE_TYPES, type NodeType } from '../../model/types.js';
 import { cachedCanvasTree } from '../canvas-tree-cache.js';
 import { type CanvasRef, listCanvases } from '../list-canvases.js';
+import { readAccess } from '../read-access.js';
 import { RepoReader } from '../repo-reader.js';
+import { roleOf } from '../role.js';
 import type { Workspace } from '../workspace.js';
 import { CanvasSearchIndex } from './canvas-search-index.js';
 import { searchSnippet } from './search-snippet.js';
@@ -23,6 +25,11 @@ export interface SearchRequest {
   types?: readonly string[] | undefined;
   /** At most this many hits, best first (a positive whole number; default 20). */
   limit?: number | undefined;
+  /**
+   * Only the canvases this who holds a role on (docs/roles.md "Roles": the MCP server's reads need
+   * viewer); a canvas whose grants cannot be read is left out too. Unset: every canvas.
+   */
+  who?: string | undefined;
 }
 
 /** One node that matched (docs/search.md, "A hit"). */
@@ -140,6 +147,21 @@ function hitsOf(index: CanvasSearchIndex, query: string, terms: readonly string[
   });
 }
 
+/** The canvases a who holds a role on, in the order given. */
+async function readableBy(reader: RepoReader, refs: readonly CanvasRef[], who: string): Promise<CanvasRef[]> {
+  const out: CanvasRef[] = [];
+  for (const r of refs) {
+    try {
+      const access = await readAccess(reader.ws, { ledger: r.ledger }, reader);
+      if (roleOf(access.grants, access.creator, who) !== null) out.push(r);
+    } catch (e) {
+      if (!(e instanceof CanvasError)) throw e;
+      // Grants that cannot be read grant nothing: the canvas is left out.
+    }
+  }
+  return out;
+}
+
 /** Best first: the whole phrase before scattered words, then the score, then ledger id and document order. */
 function byRank(a: Ranked, b: Ranked): number {
   if (a.phrase !== b.phrase) return a.phrase ? -1 : 1;
@@ -154,10 +176,11 @@ function byRank(a: Ranked, b: Ranked): number {
  * with a snippet of the match and the revision to write against. Each canvas's index is cached
  * per revision under `.git/canvas-cache/search/` (docs/search.md, "The index cache"): a canvas
  * whose revision moved is indexed again, alone; a canvas whose terms cannot match is not loaded.
- * Not role-gated (the CLI's reads are not; the MCP tool keeps only canvases its caller may read).
+ * Not role-gated (the CLI's reads are not), unless `who` is given: then only the canvases it holds
+ * a role on are searched, and the counts are of those (the MCP tool passes its caller).
  *
  * @param ws - the workspace
- * @param request - the query, optionally one ledger, node types and a limit
+ * @param request - the query, optionally one ledger, node types, a limit and the who to gate by
  * @returns the hits, best first, with the total, the count of canvases searched and indexed, and
  *   the canvases that could not be read (with their codes)
  * @throws CanvasError `USAGE` (an empty query, an unknown type, a bad limit), `BAD_LEDGER_ID`,
@@ -167,12 +190,13 @@ export async function searchCanvases(ws: Workspace, request: SearchRequest): Pro
   const { terms, types, limit } = checkRequest(request);
   const only = request.ledger === undefined ? undefined : checkLedgerId(request.ledger);
   const all = await listCanvases(ws);
-  const refs = only === undefined ? all : all.filter((r) => r.ledger === only);
-  if (only !== undefined && refs.length === 0) {
+  const named = only === undefined ? all : all.filter((r) => r.ledger === only);
+  if (only !== undefined && named.length === 0) {
     throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root} to search`, 'see the canvases there: canvas list', { ledger: only });
   }
   const reader = new RepoReader(ws);
   try {
+    const refs = request.who === undefined ? named : await readableBy(reader, named, request.who);
     const { indexes, indexed, failures } = await indexesOf(reader, refs, new Set());
     const ranked: Ranked[] = [];
     let again = 0;
