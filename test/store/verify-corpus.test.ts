@@ -429,6 +429,11 @@ describe('canvas verify against forged history (docs/store.md, "Verify")', () =>
         const copy = copyCase(ws, c.name);
         clis.push(
           runCli(copy, ['verify', '--json']).then((run) => {
+            // A command that printed no report is a miss that says how it ended, not a JSON error.
+            if (!run.stdout.trim()) {
+              missed.push(`${c.name}: the command exited ${run.code} printing nothing; stderr: ${run.stderr.slice(0, 2000)}`);
+              return;
+            }
             const report = JSON.parse(run.stdout) as { violations: Array<{ rule: string; code?: string }> };
             if (run.code !== 4 || !report.violations.some(wanted)) missed.push(`${c.name}: the command exited ${run.code} with ${run.stdout.slice(0, 400)}`);
           }),
