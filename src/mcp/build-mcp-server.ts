@@ -71,6 +71,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
         'Pass the workspace you were given as `workspace` on every call. Read first (canvas_read) and write against its Canvas-Base: sha as `base`;',
         'one node per call; a `why` that says why; never quietly answer an open question.',
         'Every write returns exactly one outcome: applied, proposed, conflict or rejected. Check it: a conflict is never success.',
+        'canvas_list shows the canvases you may read; each is also the resource canvas://<ledger>: subscribe to hear when it changes, or call canvas_inbox.',
       ].join(' '),
     },
   );

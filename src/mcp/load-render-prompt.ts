@@ -1,7 +1,7 @@
 import type { Snapshot } from '../model/snapshot.js';
 
 /** The prompt renderer's signature (src/render/text/render-prompt.ts, docs/projections.md "The prompt"). */
-export type RenderPrompt = (snapshot: Snapshot, options: { edits?: number; budget?: number }) => string;
+export type RenderPrompt = (snapshot: Snapshot, options: { edits?: number; budget?: number; surface?: 'cli' | 'mcp' }) => string;
 
 /**
  * Load the prompt renderer lazily (STYLE habit 9: renderers are imported by the commands that

@@ -22,6 +22,7 @@ import { listReadableCanvases } from '../store/list-readable-canvases.js';
 import { readCanvasText } from '../store/read-canvas.js';
 import { type RefChange, RefWatcher } from '../store/ref-watcher.js';
 import { recordWatch } from '../store/watch-canvas.js';
+import { mcpHint } from './mcp-hint.js';
 import { requireViewer } from './require-viewer.js';
 import type { ServerContext } from './server-context.js';
 
@@ -52,7 +53,8 @@ function ledgerOf(uri: string): string {
 function mcpErrorOf(e: unknown): unknown {
   if (!(e instanceof CanvasError) || e.kind === 'internal') return e;
   const code = e.code === 'CANVAS_NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
-  return new McpError(code, `${e.code}: ${e.message}; ${e.hint}`, e.toJSON());
+  const hint = mcpHint(e.hint);
+  return new McpError(code, `${e.code}: ${e.message}; ${hint}`, { ...e.toJSON(), hint });
 }
 
 /**

@@ -7,7 +7,8 @@
  *   `text` makes of it (`canvas_read` prints `Canvas-Base:` and the XML, as `canvas read` does).
  * - A refusal: for a tool whose results are outcomes (`refusal: 'outcome'`), a `rejected`-kind
  *   CanvasError is the `rejected` outcome; every other refusal is the error shape
- *   `{"error":{code,message,hint[,data]}}` (tool-result.ts says when that is `isError`).
+ *   `{"error":{code,message,hint[,data]}}` (tool-result.ts says when that is `isError`). Either
+ *   hint speaks MCP: it names a tool and its argument, never a flag (mcp-hint.ts).
  * - The output schema is the tool's result shapes and the error shape, joined (object-union.ts),
  *   so every answer of the tool, success or refusal, validates against it.
  */
@@ -21,6 +22,7 @@ import { objectUnion } from './object-union.js';
 import { AppliedSchema, ConflictSchema, ErrorResultSchema, ProposedSchema, RejectedSchema } from './outcome-schemas.js';
 import type { ServerContext } from './server-context.js';
 import { workspaceArg } from './tool-arguments.js';
+import { mcpHint } from './mcp-hint.js';
 import { errorResult } from './tool-result.js';
 
 /** What a client may assume of a tool (MCP's tool annotations), each said outright. */
@@ -82,6 +84,8 @@ export function registerCanvasTool<Args extends z.ZodRawShape, Value extends obj
       if (outcomes && e instanceof CanvasError && e.kind === 'rejected') value = rejectionOf(e) as unknown as Value;
       else return errorResult(e);
     }
+    // A rejected outcome's hint names the tool and its argument, not a command's flag.
+    if (outcomes && (value as { outcome?: string }).outcome === 'rejected') value = { ...value, hint: mcpHint((value as unknown as { hint: string }).hint) };
     const body = text(value);
     // The structured value is the text's JSON read back: the two never differ, and it holds no
     // undefined or class instance a client could not receive.

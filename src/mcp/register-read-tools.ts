@@ -141,7 +141,7 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
       } catch (e) {
         throw new CanvasError('INTERNAL', `the prompt renderer could not be loaded: ${(e as Error).message}`, 'use canvas_read; this build of the server has no prompt renderer');
       }
-      return { ledger: snapshot.ledger, revision: snapshot.revision, prompt: renderPrompt(snapshot, edits !== undefined ? { edits } : {}) };
+      return { ledger: snapshot.ledger, revision: snapshot.revision, prompt: renderPrompt(snapshot, edits !== undefined ? { edits, surface: 'mcp' } : { surface: 'mcp' }) };
     },
   );
 

@@ -23,7 +23,8 @@ async function renderAs(snapshot: Snapshot, format: (typeof FORMATS)[number]): P
     case 'comment':
       return (await import('../render/comment/render-comment.js')).renderComment(snapshot);
     case 'text':
-      return (await import('../render/text/render-prompt.js')).renderPrompt(snapshot);
+      // The prompt names the tools to an MCP caller, not the commands (docs/projections.md, "The prompt").
+      return (await import('../render/text/render-prompt.js')).renderPrompt(snapshot, { surface: 'mcp' });
   }
 }
 
@@ -68,7 +69,7 @@ export function registerViewTools(server: McpServer, ctx: ServerContext): void {
     {
       title: 'Render a canvas',
       description: [
-        'One projection of a canvas at one revision, as `canvas render --format` makes it: `html` the standalone page, `comment` the Markdown comment, `text` the prompt text.',
+        'One projection of a canvas at one revision, as `canvas render --format` makes it: `html` the standalone page, `comment` the Markdown comment, `text` the prompt text (naming these tools rather than the commands, as canvas_prompt does).',
         'The text content is the projection itself; the structured result is {"ledger","revision","format","content"}.',
         'A refusal is {"error":{"code","message","hint"}}: NO_ROLE when you hold no role on the canvas (reads need viewer), CANVAS_NOT_FOUND, BAD_LEDGER_ID.',
       ].join(' '),

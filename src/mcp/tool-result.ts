@@ -14,11 +14,13 @@
  *   nothing on stderr.
  *
  * Only these are `isError: true` (besides the SDK's own refusal of arguments that do not match a
- * tool's input schema). The error shape is both the text (as JSON) and the structured content.
+ * tool's input schema). The error shape is both the text (as JSON) and the structured content;
+ * its hint speaks MCP (mcp-hint.ts).
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
+import { mcpHint } from './mcp-hint.js';
 
 /** The error shape as both text and structured content. */
 function errorShape(error: { code: string; message: string; hint: string; data?: Record<string, unknown> }, isError: boolean): CallToolResult {
@@ -38,7 +40,7 @@ export function errorResult(e: unknown): CallToolResult {
   if (e instanceof CanvasError) {
     const fault = e.kind === 'internal' || e.kind === 'verify';
     if (fault) process.stderr.write(`canvas mcp: ${e.code}: ${e.message}\n`);
-    return errorShape(e.toJSON(), fault || e.kind === 'model' || e.kind === 'reply');
+    return errorShape({ ...e.toJSON(), hint: mcpHint(e.hint) }, fault || e.kind === 'model' || e.kind === 'reply');
   }
   const full = noSpace(e);
   if (full) return errorResult(full);

@@ -76,6 +76,9 @@ export async function connectAs(ws: Workspace, who: string, workspaceArg: string
     } else if (text.startsWith('{')) {
       expect(JSON.parse(text), name).toEqual(structured);
     }
+    // Every refusal's hint speaks MCP: a tool and its argument, never a command's flag.
+    const hint = (structured?.error as { hint?: string } | undefined)?.hint ?? (structured?.outcome === 'rejected' ? (structured.hint as string) : undefined);
+    if (hint !== undefined) expect(hint, `${name}: ${text}`).not.toMatch(/(^|[^\w-])--[a-z]/);
     return { text, isError: r.isError === true, structured };
   };
   return {

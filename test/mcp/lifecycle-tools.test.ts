@@ -59,8 +59,12 @@ describe('the lifecycle, access and view tools over MCP', () => {
     expect((await zed.error('canvas_read', { workspace: ws.root, ledger: 'beta' })).code).toBe('NO_ROLE');
   });
 
-  it('canvas_render gives the page, the comment and the prompt text exactly as canvas render prints them', async () => {
-    for (const format of ['html', 'comment', 'text'] as const) {
+  it('canvas_render gives the page and the comment exactly as canvas render prints them, and the prompt text as canvas_prompt does', async () => {
+    const text = await leo.call('canvas_render', { workspace: ws.root, ledger: 'beta', format: 'text' });
+    expect(text.text).toBe((await leo.call('canvas_prompt', { workspace: ws.root, ledger: 'beta' })).text);
+    expect(text.text).toContain('call canvas_read with ledger beta');
+    expect(text.text).not.toMatch(/--[a-z]/);
+    for (const format of ['html', 'comment'] as const) {
       const r = await leo.call('canvas_render', { workspace: ws.root, ledger: 'beta', format });
       expect(r.isError, r.text).toBe(false);
       const cli = await runMain(ws, ['render', 'beta', '--format', format]);

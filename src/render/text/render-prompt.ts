@@ -24,7 +24,28 @@ export interface PromptOptions {
   edits?: number | undefined;
   /** The size budget in characters of `canvas read` output (default 20,000). */
   budget?: number | undefined;
+  /**
+   * Who reads it (`docs/projections.md`, "The prompt"): `cli` (default) names the commands and
+   * their flags, `mcp` the MCP server's tools and their arguments.
+   */
+  surface?: 'cli' | 'mcp' | undefined;
 }
+
+/** How the editing lines name the verbs, the reason, the base and a read, per surface. */
+const SPEECH = {
+  cli: {
+    verbs: (ledger: string) => `\`canvas insert|replace|remove|move ${ledger} ...\``,
+    why: '--why',
+    base: (revision: string) => `--base ${revision}`,
+    read: (ledger: string) => `\`canvas read ${ledger}\``,
+  },
+  mcp: {
+    verbs: () => 'canvas_insert, canvas_replace, canvas_remove and canvas_move',
+    why: '`why`',
+    base: (revision: string) => `pass it as \`base\` (${revision})`,
+    read: (ledger: string) => `call canvas_read with ledger ${ledger}`,
+  },
+} as const;
 
 /** Characters as a person counts them: code points, not UTF-16 units. */
 function charCount(s: string): number {
@@ -60,6 +81,7 @@ function readSize(snapshot: Snapshot): number {
  */
 export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): string {
   const budget = options.budget ?? BUDGET;
+  const say = SPEECH[options.surface ?? 'cli'];
   const edits = snapshot.recentEdits.slice(0, options.edits ?? EDITS);
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
   const renderChildren = (children: readonly CanvasNode[], depth: number): string[] =>
@@ -92,11 +114,11 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
   out.push(
     '',
     'How to edit it:',
-    `- One node per edit. \`canvas insert|replace|remove|move ${ledger} ...\` each names exactly one node; never rewrite the document.`,
-    '- Every edit carries --why: one line that says why (the decision and its evidence: a PR, a file and line, a verdict), not what changed.',
-    `- Write against the revision above: --base ${revision}. If an edit is refused as stale, read again (\`canvas read ${ledger}\`) and decide again.`,
+    `- One node per edit. ${say.verbs(ledger)} each names exactly one node; never rewrite the document.`,
+    `- Every edit carries ${say.why}: one line that says why (the decision and its evidence: a PR, a file and line, a verdict), not what changed.`,
+    `- Write against the revision above: ${say.base(revision)}. If an edit is refused as stale, read again (${say.read(ledger)}) and decide again.`,
     '- Never quietly answer an open question. If your work settles one, replace that question (same id) with the answer and say in',
-    '  --why what settled it; otherwise leave it open. New doubt becomes a new question node; do not resolve it on your own.',
+    `  ${say.why} what settled it; otherwise leave it open. New doubt becomes a new question node; do not resolve it on your own.`,
     '',
   );
   if (open.length === 0) {
