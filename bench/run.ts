@@ -14,6 +14,7 @@ import { libraryImport } from './benchmarks/library.js';
 import { cliList } from './benchmarks/list.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
+import { searchBench } from './benchmarks/search.js';
 import { serveBench } from './benchmarks/serve.js';
 import { remoteWrites } from './benchmarks/remote.js';
 import { siteBuild, siteScale } from './benchmarks/site.js';
@@ -42,6 +43,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'site-scale', run: siteScale },
   { key: 'history', run: historyBench },
   { key: 'list', run: cliList },
+  { key: 'search', run: searchBench },
   { key: 'inbox', run: inboxBench },
   { key: 'writers', run: concurrentWriters },
   { key: 'remote', run: remoteWrites },

@@ -1,0 +1,133 @@
+// canvas search over 1,000 canvases (docs/search.md) against `git grep` of the same phrase over the
+// same repository's main, in the same run: warm (every canvas's index cached at its revision), cold
+// (no search cache: every canvas read, parsed and indexed), after one canvas changed (it alone is
+// indexed again), and the library's call in process, warm. Two phrases: a rare one (one node's tag,
+// so few canvases can hold it) and a common one (two words of the generator's small vocabulary,
+// in nearly every canvas).
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { replaceNode } from '../../src/store/node-writes.js';
+import { searchCanvases } from '../../src/store/search/search-canvases.js';
+import type { Workspace } from '../../src/store/workspace.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
+import { interleave, timeCall, timeProcess } from '../lib/measure.js';
+import { listWorkspace } from '../lib/workspaces.js';
+
+/** A rare and a common phrase, read from a generated canvas's first text node. */
+async function phrasesOf(ws: Workspace, ledger: string): Promise<{ rare: string; common: string; node: string }> {
+  const { canvas } = await readCanvas(ws, { ledger });
+  const walk = (nodes: typeof canvas.children): { id: string; text: string } | null => {
+    for (const n of nodes) {
+      if (n.type === 'text') return n;
+      if (n.type === 'section') {
+        const t = walk(n.children);
+        if (t) return t;
+      }
+    }
+    return null;
+  };
+  const found = walk(canvas.children);
+  const tag = found ? /\(([a-z0-9-]+)\)\.$/.exec(found.text)?.[1] : undefined;
+  if (!found || !tag) throw new Error(`no tagged text node in ${ledger}`);
+  return { rare: tag, common: found.text.split(' ').slice(2, 4).join(' '), node: found.id };
+}
+
+/** `canvas search` vs `git grep -F -i` of the phrase in main's tree, cold, warm, one changed, and in process. */
+export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
+  const spec = listWorkspace(ctx.quick);
+  const gen = await generateWorkspace(spec, ctx.root, ctx.log);
+  // search writes its cache: a copy keeps the generated workspace as generated.
+  const ws = copyWorkspace(ctx, gen.ws, 'search');
+  const count = gen.ledgers.length;
+  const middle = gen.ledgers[Math.floor(count / 2)]!;
+  const phrases = await phrasesOf(ws, middle);
+  const [node, pre] = cliCommand(ctx);
+  const env = cliEnv(ws, GEN_AUTHOR);
+  const cache = join(ws.repo, '.git', 'canvas-cache', 'search');
+  const cli = (phrase: string, indexed?: number) => () => {
+    const r = timeProcess(node, [...pre, 'search', phrase, '--json'], { env });
+    const got = JSON.parse(r.stdout) as { total: number; canvases: number; indexed: number };
+    if (got.canvases !== count || got.total === 0) throw new Error(`canvas search "${phrase}" searched ${got.canvases} canvases, found ${got.total}`);
+    if (indexed !== undefined && got.indexed !== indexed) throw new Error(`canvas search "${phrase}" indexed ${got.indexed} canvases, not ${indexed}`);
+    return r;
+  };
+  const grep = (phrase: string) => () =>
+    timeProcess('git', [...baselineGitArgs(ws.repo), 'grep', '-I', '-F', '-i', '-c', '-e', phrase, 'main', '--', '*.xml'], { cwd: ws.repo, env: baselineGitEnv() });
+  const baseline = (phrase: string) => `git grep -F -i -c "${phrase}" main -- '*.xml'`;
+  const size = `${count} canvases, ${spec.commits} commits`;
+  const results: BenchResult[] = [];
+  const runs = ctx.quick ? 4 : 12;
+
+  for (const [kind, phrase] of [
+    ['rare', phrases.rare],
+    ['common', phrases.common],
+  ] as const) {
+    const cold = await interleave(
+      ctx.quick ? 2 : 4,
+      0,
+      () => {
+        rmSync(cache, { recursive: true, force: true });
+        return cli(phrase, count)();
+      },
+      grep(phrase),
+      false,
+    );
+    results.push({ name: `search cold, ${kind} phrase`, measured: `canvas search "${phrase}" --json, ${size}, .git/canvas-cache/search/ removed first`, baseline: baseline(phrase), target: 'none (a clone pays it once)', ...cold, pass: null, figure: 'ratio' });
+    const warm = await interleave(runs, 2, cli(phrase, 0), grep(phrase));
+    results.push({ name: `search warm, ${kind} phrase`, measured: `canvas search "${phrase}" --json, ${size}, every index cached`, baseline: baseline(phrase), target: 'none', ...warm, pass: null, figure: 'ratio' });
+  }
+
+  // One canvas changed before each run: it alone is indexed again.
+  let base = gen.revisions[middle]!;
+  const target = phrases.node;
+  const changed = await interleave(
+    ctx.quick ? 3 : 8,
+    0,
+    async (i) => {
+      const o = await replaceNode(ws, { ledger: middle, node: target, payload: { text: `Changed for the search benchmark, round ${i}: ${phrases.common} (${phrases.rare}).` }, base, why: 'a change to re-index', author: GEN_AUTHOR });
+      if (o.outcome !== 'applied') throw new Error(`the benchmark's write was ${JSON.stringify(o)}`);
+      base = o.revision;
+      return cli(phrases.common, 1)();
+    },
+    grep(phrases.common),
+    false,
+  );
+  results.push({
+    name: 'search, one canvas changed',
+    measured: `canvas search "${phrases.common}" --json, ${size}, one canvas written since the last search`,
+    baseline: baseline(phrases.common),
+    target: 'none',
+    ...changed,
+    pass: null,
+    figure: 'ratio',
+  });
+
+  // The library in process, warm: what a long-lived caller (the MCP server) pays per search.
+  for (const [kind, phrase] of [
+    ['rare', phrases.rare],
+    ['common', phrases.common],
+  ] as const) {
+    const lib = await interleave(
+      runs,
+      2,
+      () =>
+        timeCall(async () => {
+          const got = await searchCanvases(ws, { query: phrase });
+          if (got.indexed !== 0 || got.total === 0) throw new Error(`searchCanvases "${phrase}" indexed ${got.indexed}, found ${got.total}`);
+        }),
+      () => grep(phrase)().ms,
+    );
+    results.push({
+      name: `searchCanvases warm, ${kind} phrase`,
+      measured: `searchCanvases in process, "${phrase}", ${size}, every index cached`,
+      baseline: baseline(phrase),
+      target: 'none',
+      ...lib,
+      pass: null,
+      figure: 'median ms',
+    });
+  }
+  return results;
+}
