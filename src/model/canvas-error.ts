@@ -62,6 +62,8 @@ export type ErrorCode =
   | 'NO_CANVAS_FOUND'
   | 'OUTPUT_IN_REPOSITORY'
   | 'BAD_OUT_DIR'
+  | 'MERMAID_NOT_FOUND'
+  | 'MERMAID_MISMATCH'
   | 'GIT_FAILED'
   | 'BAD_REMOTE'
   | 'NO_REMOTE'
@@ -148,6 +150,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   NO_CANVAS_FOUND: 'internal',
   OUTPUT_IN_REPOSITORY: 'rejected',
   BAD_OUT_DIR: 'rejected',
+  MERMAID_NOT_FOUND: 'rejected',
+  MERMAID_MISMATCH: 'rejected',
   GIT_FAILED: 'internal',
   BAD_REMOTE: 'rejected',
   NO_REMOTE: 'rejected',

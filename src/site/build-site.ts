@@ -13,6 +13,7 @@ import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
 import { buildInPool } from './render-pool.js';
 import { SiteDir } from './site-dir.js';
+import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js';
 
 /** One canvas's record in the manifest: its line on the index page and its files' hashes. */
 export type ManifestEntry = IndexEntry & { files: Record<string, string> };
@@ -49,6 +50,8 @@ export interface BuildOptions {
   workers?: number | undefined;
   /** Re-hash every output file against the manifest and rebuild what differs (default: trust it). */
   verifyOutput?: boolean | undefined;
+  /** The pinned Mermaid files to put into the site (`--vendor-mermaid`), or none. */
+  mermaid?: VendoredMermaid | undefined;
 }
 
 /** What a build did. */
@@ -59,6 +62,8 @@ export interface BuildReport {
   failed: Array<{ ledger: string; code: string; message: string }>;
   /** The built canvases' `canvas:` links that point at nothing (docs/links.md, "Dangling links"). */
   warnings: LinkWarning[];
+  /** With `--vendor-mermaid`: the version the site carries, its file count, the files written now. */
+  vendored?: { mermaid: string; files: number; written: number };
 }
 
 /** The files of each canvas's folder. */
@@ -159,7 +164,8 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
       return false;
     }
   });
-  const version = renderers?.version ?? rendererVersion();
+  const vendoredMermaid = options.mermaid !== undefined;
+  const version = renderers?.version ?? rendererVersion({ vendoredMermaid });
   const same = site.previous?.renderer === version;
   const manifest: SiteManifest = same ? { renderer: version, entries: { ...site.previous!.entries } } : { renderer: version, entries: {} };
   // Whether any entry is added, replaced or removed: a build that changes none keeps the index.
@@ -177,7 +183,10 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   const live = new Set(all.map((c) => c.ledger));
   const gone = Object.entries(site.previous?.entries ?? {}).filter(([ledger]) => !live.has(ledger));
   const pagesOf = (list: readonly CanvasRef[]) => list.flatMap((c) => PAGES.map((name) => `${c.ledger}/${name}`));
-  site.check(['index.html', '.canvas-build.json', ...pagesOf(options.verifyOutput ? todo : stale), ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`))]);
+  site.check([
+    'index.html', '.canvas-build.json', ...pagesOf(options.verifyOutput ? todo : stale), ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
+    ...(options.mermaid?.files.map((f) => f.path) ?? []),
+  ]);
   if (options.verifyOutput) {
     for (const c of todo) {
       if (stale.includes(c)) continue;
@@ -192,12 +201,15 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
     delete manifest.entries[ledger];
     changed = true;
   }
+  // The module goes in before the pages that load it.
+  if (options.mermaid) report.vendored = writeVendoredMermaid(site, options.mermaid);
   let loaded: Promise<SiteRenderers> | null = null;
-  const load = () => (loaded ??= renderers ? Promise.resolve(renderers) : import('./load-renderers.js').then((m) => m.loadRenderers()));
+  const load = () => (loaded ??= renderers ? Promise.resolve(renderers) : import('./load-renderers.js').then((m) => m.loadRenderers({ vendoredMermaid })));
   let done = report.unchanged.length;
   const total = report.unchanged.length + stale.length;
   const results = await buildInPool(ws, stale, { path: site.path, given: site.named }, {
     workers: renderers ? 1 : Math.max(1, options.workers ?? 1),
+    vendoredMermaid,
     renderers: load,
     onResult: (r) => {
       done += 1;

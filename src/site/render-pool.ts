@@ -25,12 +25,19 @@ export function defaultWorkers(): number {
   return availableParallelism();
 }
 
+/** What a worker is started with: the workspace, the output, and whether the pages load the site's own Mermaid. */
+export interface WorkerData {
+  ws: Workspace;
+  out: SiteOut;
+  vendoredMermaid: boolean;
+}
+
 /**
  * The worker's script beside this module: the bundle's `site-worker.cjs` when running from
  * `dist/cli`, the compiled `site-worker.js` from `dist/`, and from the TypeScript sources (tests,
  * benchmarks) the source itself through tsx's loader, registered inside the worker.
  */
-function startWorker(workerData: { ws: Workspace; out: SiteOut }): Worker {
+function startWorker(workerData: WorkerData): Worker {
   const here = fileURLToPath(import.meta.url);
   if (here.endsWith('.ts')) {
     // tsx's ES module API, from its package's exports (its CommonJS API registers a path that is not there).
@@ -50,8 +57,8 @@ function inThread(ws: Workspace, out: SiteOut, renderers: () => Promise<SiteRend
   return { run: async (refs) => buildCanvases(ws, refs, out, await renderers()), stop: async () => undefined };
 }
 
-function inWorker(ws: Workspace, out: SiteOut): Builder {
-  const worker = startWorker({ ws, out });
+function inWorker(data: WorkerData): Builder {
+  const worker = startWorker(data);
   const waiting = new Map<number, { resolve: (r: CanvasResult[]) => void; reject: (e: Error) => void }>();
   let next = 0;
   // Once the worker has failed or ended, every batch asked of it fails at once (none waits forever).
@@ -91,7 +98,9 @@ function inWorker(ws: Workspace, out: SiteOut): Builder {
  * @param ws - the workspace
  * @param refs - the canvases to build, at their revisions
  * @param out - the output directory, judged by the caller
- * @param options - `workers` (at least 1), the renderers for this thread, and a callback per result
+ * @param options - `workers` (at least 1), the renderers for this thread, whether the pages load
+ *   the site's own Mermaid (docs/site.md, "Mermaid offline": a worker loads its renderers so),
+ *   and a callback per result
  * @returns one result per canvas, in the order given
  * @throws CanvasError `INTERNAL` when a worker itself fails (a failing canvas does not: it is a result)
  */
@@ -99,14 +108,14 @@ export async function buildInPool(
   ws: Workspace,
   refs: readonly CanvasRef[],
   out: SiteOut,
-  options: { workers: number; renderers: () => Promise<SiteRenderers>; onResult: (r: CanvasResult) => void },
+  options: { workers: number; vendoredMermaid: boolean; renderers: () => Promise<SiteRenderers>; onResult: (r: CanvasResult) => void },
 ): Promise<CanvasResult[]> {
   const count = Math.max(1, Math.min(options.workers, Math.ceil(refs.length / PER_WORKER)));
   // Small enough batches that every worker has several, so none idles at the end.
   const size = Math.max(1, Math.min(BATCH, Math.ceil(refs.length / (count * AHEAD * 2))));
   const batches: CanvasRef[][] = [];
   for (let i = 0; i < refs.length; i += size) batches.push(refs.slice(i, i + size));
-  const builders = count === 1 ? [inThread(ws, out, options.renderers)] : Array.from({ length: count }, () => inWorker(ws, out));
+  const builders = count === 1 ? [inThread(ws, out, options.renderers)] : Array.from({ length: count }, () => inWorker({ ws, out, vendoredMermaid: options.vendoredMermaid }));
   const byLedger = new Map<string, CanvasResult>();
   let taken = 0;
   const drive = async (b: Builder): Promise<void> => {

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PACKAGE_NAME } from '../model/package-name.js';
+import { MERMAID_PIN } from '../render/figures/mermaid-pin.js';
 
 function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -29,11 +30,14 @@ function hashTree(hash: ReturnType<typeof createHash>, dir: string, root: string
  * that renders (the bundled CLI's files when running from `dist/`, through the hash of them
  * `scripts/build.js` writes to `dist/cli/bundles.sha256`; the renderer sources otherwise), so any
  * change to either rebuilds every page. It loads no renderer: a build that finds nothing to
- * render never imports one.
+ * render never imports one. Pages loading the site's own copy of Mermaid (`vendoredMermaid`,
+ * docs/site.md "Mermaid offline") are another version than pages loading the CDN's, so switching
+ * `--vendor-mermaid` on or off rebuilds every page.
  *
+ * @param options - `vendoredMermaid`: whether the pages load the site's own Mermaid
  * @returns 16 hex digits
  */
-export function rendererVersion(): string {
+export function rendererVersion(options: { vendoredMermaid?: boolean } = {}): string {
   const root = packageRoot();
   const here = fileURLToPath(import.meta.url);
   const hash = createHash('sha256');
@@ -43,5 +47,6 @@ export function rendererVersion(): string {
     if (existsSync(bundles)) hash.update(readFileSync(bundles));
     else hashTree(hash, dirname(here), root);
   } else hashTree(hash, join(root, 'src', 'render'), root);
+  if (options.vendoredMermaid) hash.update(`mermaid ../${MERMAID_PIN.vendored}\n`);
   return hash.digest('hex').slice(0, 16);
 }

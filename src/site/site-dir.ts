@@ -171,14 +171,15 @@ export class SiteDir {
    * whatever was at its name), renamed into place; a missing canvas folder is made.
    *
    * @param rel - the path relative to the output directory (`index.html`, `r/comment.md`)
-   * @param content - the text (UTF-8)
+   * @param content - the text (UTF-8), or bytes
    * @throws CanvasError `BAD_OUT_DIR` when the path holds a link or odd entry, or cannot be written
    */
-  write(rel: string, content: string): void {
+  write(rel: string, content: string | Uint8Array): void {
     this.check([rel]);
     const slash = rel.lastIndexOf('/');
     try {
-      if (slash > 0 && lstatOrNull(join(this.path, rel.slice(0, slash))) === null) mkdirSync(join(this.path, rel.slice(0, slash)));
+      // The folders on the way were judged by check(): each is a real directory or absent.
+      if (slash > 0 && lstatOrNull(join(this.path, rel.slice(0, slash))) === null) mkdirSync(join(this.path, rel.slice(0, slash)), { recursive: true });
     } catch (e) {
       throw refuse(this.given, `cannot be written (${rel}): ${(e as Error).message}`, 'free some space or fix the permissions, then build again', { path: rel });
     }

@@ -3,13 +3,14 @@
 // answers with the batch's results. `scripts/build.js` bundles it as dist/cli/site-worker.cjs.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { CanvasRef } from '../store/list-canvases.js';
-import type { Workspace } from '../store/workspace.js';
-import { buildCanvases, type SiteOut } from './build-canvases.js';
+import { buildCanvases } from './build-canvases.js';
 import { loadRenderers } from './load-renderers.js';
+import type { WorkerData } from './render-pool.js';
 
-const { ws, out } = workerData as { ws: Workspace; out: SiteOut };
+const { ws, out, vendoredMermaid } = workerData as WorkerData;
 const port = parentPort!;
-const renderers = loadRenderers();
+// The same renderers as the build's own thread: the site's Mermaid when it carries one.
+const renderers = loadRenderers({ vendoredMermaid });
 port.on('message', (message: { id: number; refs: CanvasRef[] }) => {
   void (async () => {
     try {

@@ -11,10 +11,10 @@ import { CanvasError } from '../model/canvas-error.js';
  * @param root - the output directory, as a real path
  * @param given - the output directory as the caller named it (for the message)
  * @param rel - the path relative to the output directory (`index.html`, `r/comment.md`)
- * @param content - the text (UTF-8)
+ * @param content - the text (UTF-8), or bytes
  * @throws CanvasError `BAD_OUT_DIR` when the file cannot be written
  */
-export function writeSiteFile(root: string, given: string, rel: string, content: string): void {
+export function writeSiteFile(root: string, given: string, rel: string, content: string | Uint8Array): void {
   const slash = rel.lastIndexOf('/');
   const tmp = join(root, `${rel.slice(0, slash + 1)}.${rel.slice(slash + 1)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {

@@ -30,9 +30,9 @@ function workers(v: string): number {
 }
 
 /** What `canvas build` takes. */
-type BuildFlags = GlobalOptions & { out: string; ledger?: string[]; from?: string; at?: string; workers?: number; verifyOutput?: boolean };
+type BuildFlags = GlobalOptions & { out: string; ledger?: string[]; from?: string; at?: string; workers?: number; verifyOutput?: boolean; vendorMermaid?: string | true };
 
-/** Register `canvas build [--out DIR] [--ledger ID]... [--workers N] [--verify-output]` (docs/site.md). */
+/** Register `canvas build [--out DIR] [--ledger ID]... [--workers N] [--verify-output] [--vendor-mermaid [DIR]]` (docs/site.md). */
 export function registerBuildCommand(program: Command): void {
   withGlobal(program.command('build'))
     .description('build the static site: every canvas at its revision, one page, comment and prompt each, and an index')
@@ -42,6 +42,10 @@ export function registerBuildCommand(program: Command): void {
     .option('--at <sha>', "with --from: the site as the remote's main stood at this commit")
     .option('--workers <n>', 'worker threads rendering canvases (default: one per core)', workers)
     .option('--verify-output', 're-hash every output file against the manifest and rebuild what differs')
+    .option(
+      '--vendor-mermaid [dir]',
+      'put the pinned Mermaid module into the site, so its pages draw diagrams offline (from DIR, else node_modules/mermaid above the current directory)',
+    )
     .action(async (o: BuildFlags) => {
       if (o.at !== undefined && o.from === undefined) throw new CanvasError('USAGE', '--at needs --from', 'canvas build --from <url> --at <sha> --out DIR');
       for (const id of o.ledger ?? []) checkLedgerId(id);
@@ -58,12 +62,15 @@ export function registerBuildCommand(program: Command): void {
 async function build(ws: Workspace, o: BuildFlags): Promise<void> {
   // The output directory is judged by the build itself (docs/site.md, "Where the build writes").
   const [{ buildSite }, { defaultWorkers }] = await Promise.all([import('../../site/build-site.js'), import('../../site/render-pool.js')]);
+  const v = o.vendorMermaid;
+  const mermaid = v === undefined ? undefined : (await import('../../site/vendor-mermaid.js')).readVendoredMermaid(v === true ? undefined : v, process.cwd());
   const report = await buildSite(ws, {
     out: o.out,
     ledgers: o.ledger,
     onProgress: o.json ? undefined : progress(),
     workers: o.workers ?? defaultWorkers(),
     verifyOutput: o.verifyOutput === true,
+    mermaid,
   });
   if (o.json) {
     printJson(report);
@@ -74,6 +81,8 @@ async function build(ws: Workspace, o: BuildFlags): Promise<void> {
     process.stdout.write(
       `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
     );
+    const m = report.vendored;
+    if (m) process.stdout.write(`mermaid ${m.mermaid}: ${m.files} files in ${report.out}/_vendor/mermaid-${m.mermaid} (${m.written} written)\n`);
   }
   if (report.failed.length > 0) {
     // Its own exit code, not 1 (an internal error): the rest of the site was built (docs/site.md).

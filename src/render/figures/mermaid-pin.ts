@@ -39,6 +39,16 @@ export const MERMAID_PIN = {
   integrity: 'sha384-m/kS3TjSHDQS5Lf2oK4IERmXlK2HYeKOc6Ur2tuWQqUM1Hv74appp6dbTOsUGlHr',
   /** The folder of the chunks the entry imports (statically and on demand). */
   chunks: `${CDN}${CHUNKS}`,
+  /** The entry and the chunk folder inside the package (and inside a site's vendored copy). */
+  entry: ENTRY,
+  chunkFolder: CHUNKS,
+  /**
+   * Where `canvas build --vendor-mermaid` puts the package's `dist/` files in the site
+   * (docs/site.md, "Mermaid offline"): a name no ledger id can take (ids begin with a letter or
+   * digit).
+   */
+  vendored: '_vendor/mermaid-12.3.0/',
   /** The inline module that starts the CDN's copy; its sha256 goes into the page's script-src. */
   init: startModule(`${CDN}${ENTRY}`),
+  startModule,
 } as const;

@@ -26,7 +26,8 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
  * inline stylesheet (and of each style attribute, with `'unsafe-hashes'`, should a drawing carry
  * one); `img-src data:` only when an image uses a data URL; `script-src` only on a page with a
  * script: the hash of each inline script (the index's own script, Mermaid's start-up module) and,
- * on a page with a Mermaid figure, the pinned entry URL and its pinned chunk folder; a Mermaid page's
+ * on a page with a Mermaid figure, the pinned entry URL and its pinned chunk folder, or `'self'`
+ * when the site carries its own copy (the entry is still integrity-checked); a Mermaid page's
  * `style-src` is `'unsafe-inline'`, because Mermaid injects styles that cannot be hashed ahead of
  * time (a hash in the same directive would switch `'unsafe-inline'` off). `base-uri` and
  * `form-action` are closed too (`default-src` does not cover them). A page served
@@ -36,10 +37,11 @@ function walk(node: Root | RootContent, visit: (el: Element) => void): void {
  * figure for the script to draw.
  *
  * @param tree - the finished page, without the CSP meta
- * @param options - `mermaid`: whether the page loads the Mermaid module
+ * @param options - `mermaid`: whether the page loads the Mermaid module; `vendored`: whether it
+ *   loads the site's own copy of it (docs/site.md, "Mermaid offline") rather than the CDN's
  * @returns the policy string for `<meta http-equiv="Content-Security-Policy">`
  */
-export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean }): string {
+export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean; vendored?: boolean }): string {
   const styleHashes = new Set<string>();
   const attrHashes = new Set<string>();
   const scriptHashes = new Set<string>();
@@ -68,7 +70,9 @@ export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean })
     directives.push(`style-src ${sources.join(' ')}`);
   }
   if (dataImages) directives.push('img-src data:');
-  const scripts = [...self(selfScript), ...[...scriptHashes].sort(), ...(options.mermaid ? [MERMAID_PIN.url, MERMAID_PIN.chunks] : [])];
+  const vendored = options.mermaid && options.vendored === true;
+  const mermaidSources = options.mermaid && !vendored ? [MERMAID_PIN.url, MERMAID_PIN.chunks] : [];
+  const scripts = [...self(selfScript || vendored), ...[...scriptHashes].sort(), ...mermaidSources];
   if (scripts.length > 0) directives.push(`script-src ${scripts.join(' ')}`);
   if (selfScript) directives.push("connect-src 'self'");
   directives.push("base-uri 'none'", "form-action 'none'");

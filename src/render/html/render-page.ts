@@ -37,6 +37,12 @@ export interface PageOptions {
    * none: a standalone page.
    */
   index?: string | undefined;
+  /**
+   * The address of the site's own copy of the pinned Mermaid package relative to this page
+   * (`../_vendor/mermaid-12.3.0/`, as `canvas build --vendor-mermaid` gives it): a Mermaid figure
+   * then loads the module from there, with the same integrity hash. Default: the pinned CDN URL.
+   */
+  mermaid?: string | undefined;
 }
 
 const NO_FIGURES: FigureDrawings = new Map();
@@ -99,7 +105,7 @@ function hasMermaid(nodes: readonly CanvasNode[]): boolean {
  * allows only what the page uses.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
- * @param options - `css` (required), `figures` (from `drawFigures`), `title`, `index`; `preparePage`
+ * @param options - `css` (required), `figures` (from `drawFigures`), `title`, `index`, `mermaid`; `preparePage`
  *   gives the first two: `renderPage(snapshot, await preparePage(snapshot))`
  * @returns the page, UTF-8 text ending in a line feed; the same snapshot and options give the
  *   same bytes
@@ -117,9 +123,10 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
 
   const head: ElementContent[] = headElements(options.title ?? `${snapshot.ledger} · canvas`, options.css);
   if (mermaid) {
+    const url = options.mermaid === undefined ? MERMAID_PIN.url : `${options.mermaid}${MERMAID_PIN.entry}`;
     head.push(
-      h('script', { type: 'module', src: MERMAID_PIN.url, integrity: MERMAID_PIN.integrity, crossOrigin: 'anonymous' }),
-      h('script', { type: 'module' }, MERMAID_PIN.init),
+      h('script', { type: 'module', src: url, integrity: MERMAID_PIN.integrity, crossOrigin: 'anonymous' }),
+      h('script', { type: 'module' }, options.mermaid === undefined ? MERMAID_PIN.init : MERMAID_PIN.startModule(url)),
     );
   }
   head.push(...liveElements(options.live));
@@ -143,7 +150,7 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
   // A live page may receive a Mermaid figure in an update, which its script draws in place
   // (docs/serve.md, "Live"), so its policy admits the pinned module whether or not it has one now.
-  const policy = contentSecurityPolicy(tree, { mermaid: mermaid || options.live !== undefined });
+  const policy = contentSecurityPolicy(tree, { mermaid: mermaid || options.live !== undefined, vendored: options.mermaid !== undefined });
   // The policy goes right after the charset, before anything it governs.
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: policy }));
   (html.children[0] as Element).children = head;

@@ -1,9 +1,11 @@
 // The page's own navigation (docs/projections.md, "The page"): a skip link first, a link back to
 // the site's index only where there is one, and a table of contents from four sections on.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Element } from 'hast';
 import { describe, expect, it } from 'vitest';
+import { MERMAID_PIN } from '../../../src/render/figures/mermaid-pin.js';
 import { renderPage } from '../../../src/render/html/render-page.js';
 import { ROOT } from '../../helpers/workspace.js';
 import { byId, classes, elements, parsePage, textOf } from '../page-claims.js';
@@ -58,5 +60,20 @@ describe('the page navigation', () => {
     // The nested section is listed under its parent.
     const inner = elements(toc).find((e) => e.el.tagName === 'a' && e.el.properties.href === '#n0')!;
     expect(inner.ancestors.filter((a) => a.tagName === 'ol')).toHaveLength(2);
+  });
+
+  it('loads the site’s own Mermaid copy with the same integrity hash when given one, admitted by self', () => {
+    const html = renderPage(snapshotOf('<figure id="m1" v="1" kind="mermaid">graph TD\n  A --&gt; B</figure>'), {
+      css: CSS,
+      mermaid: '../_vendor/mermaid-12.3.0/',
+    });
+    const all = elements(parsePage(html)).map((e) => e.el);
+    const [entry, start] = all.filter((el) => el.tagName === 'script');
+    expect(entry!.properties).toMatchObject({ src: '../_vendor/mermaid-12.3.0/dist/mermaid.esm.min.mjs', integrity: MERMAID_PIN.integrity });
+    expect(textOf(start!)).toBe(MERMAID_PIN.startModule('../_vendor/mermaid-12.3.0/dist/mermaid.esm.min.mjs'));
+    const csp = String(all.find((el) => el.properties.httpEquiv?.toString() === 'Content-Security-Policy')!.properties.content);
+    const hash = `'sha256-${createHash('sha256').update(textOf(start!), 'utf8').digest('base64')}'`;
+    expect(csp).toContain(`script-src 'self' ${hash};`);
+    expect(csp).not.toContain('cdn.jsdelivr.net');
   });
 });
