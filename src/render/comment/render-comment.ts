@@ -61,7 +61,36 @@ function questionIndex(snapshot: Snapshot): RootContent[] {
  * HTML and skips its Markdown conversion, and `\<b>` still holds `<b>`. Text holding a
  * bidirectional control is isolated ({@link isolateBidi}), so it cannot reorder what surrounds it.
  */
-const textHandler: Handle = (node: Text, _parent, state: State, info) => state.safe(isolateBidi(node.value), { ...info, encode: ['<'] });
+const textHandler: Handle = (node: Text, _parent, state: State, info) => {
+  const value = isolateBidi(node.value);
+  const all = state.unsafe;
+  state.unsafe = patternsIn(all, `${info.before}${value}${info.after}`);
+  try {
+    return state.safe(value, { ...info, encode: ['<'] });
+  } finally {
+    state.unsafe = all;
+  }
+};
+
+/** Each serializer's unsafe patterns (one list per `toMarkdown` call), with the characters they escape. */
+const charactersOf = new WeakMap<State['unsafe'], string[]>();
+
+/**
+ * The unsafe patterns whose character occurs in `subject` (a text with the characters before and
+ * after it), in their order. Every pattern's expression holds its character literally, so a
+ * pattern left out could not have matched: the escaping stays the library's, character for
+ * character, without running some forty expressions and scope checks over every text
+ * (docs/performance.md, "The site build's floor").
+ */
+function patternsIn(unsafe: State['unsafe'], subject: string): State['unsafe'] {
+  let characters = charactersOf.get(unsafe);
+  if (!characters) {
+    characters = [...new Set(unsafe.map((p) => p.character))];
+    charactersOf.set(unsafe, characters);
+  }
+  const present = new Set(characters.filter((c) => subject.includes(c)));
+  return unsafe.filter((p) => present.has(p.character));
+}
 
 /**
  * A word-initial `@` (at the start of the text or after anything but a letter, digit, mark or a
