@@ -2,8 +2,17 @@ import { createHash } from 'node:crypto';
 import type { Element, Root, RootContent } from 'hast';
 import { MERMAID_PIN } from '../figures/mermaid-pin.js';
 
+/** The last hashes made: every page of a site inlines the same stylesheet and scripts. */
+const recent = new Map<string, string>();
+
 function sha256(text: string): string {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  let source = recent.get(text);
+  if (source === undefined) {
+    source = `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    if (recent.size >= 16) recent.clear();
+    recent.set(text, source);
+  }
+  return source;
 }
 
 function textOf(el: Element): string {

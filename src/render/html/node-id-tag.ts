@@ -1,5 +1,5 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
+import { element } from './element.js';
 
 /**
  * A node's id shown beside it, as a link to itself: the id a person passes to `canvas replace`,
@@ -9,5 +9,5 @@ import { h } from 'hastscript';
  * @returns `<a class="nid" href="#id">id</a>`
  */
 export function nodeIdTag(id: string): Element {
-  return h('a', { className: ['nid'], href: `#${id}` }, id);
+  return element('a', { className: ['nid'], href: `#${id}` }, [id]);
 }

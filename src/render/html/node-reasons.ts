@@ -1,19 +1,19 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
 import type { HistoryEntry } from '../../model/snapshot.js';
 import { formatDate } from '../format-date.js';
 import { shortSha } from '../short-sha.js';
+import { element } from './element.js';
 import type { PageContext } from './page-context.js';
 
 function entry(e: HistoryEntry): Element {
-  const proposed = e.proposedBy === undefined ? [] : [' ', h('span', { className: ['proposed'] }, `(proposed by ${e.proposedBy}${e.proposedWhy === undefined ? '' : `: ${e.proposedWhy}`})`)];
-  return h('li', [
-    h('span', { className: ['edit'] }, `${e.op} by ${e.author}, ${formatDate(e.date)}`),
+  const proposed = e.proposedBy === undefined ? [] : [' ', element('span', { className: ['proposed'] }, [`(proposed by ${e.proposedBy}${e.proposedWhy === undefined ? '' : `: ${e.proposedWhy}`})`])];
+  return element('li', {}, [
+    element('span', { className: ['edit'] }, [`${e.op} by ${e.author}, ${formatDate(e.date)}`]),
     ': ',
-    h('span', { className: ['reason'] }, e.reason),
+    element('span', { className: ['reason'] }, [e.reason]),
     ...proposed,
     ' ',
-    h('code', { className: ['sha'], title: e.commit }, shortSha(e.commit)),
+    element('code', { className: ['sha'], title: e.commit }, [shortSha(e.commit)]),
   ]);
 }
 
@@ -31,9 +31,9 @@ export function nodeReasons(id: string, ctx: PageContext): Element[] {
   const history = Object.hasOwn(ctx.snapshot.history, id) ? ctx.snapshot.history[id]! : [];
   if (history.length === 0) return [];
   return [
-    h('details', { className: ['reasons'] }, [
-      h('summary', ['Why is this here? ', h('span', { className: ['reason-count'] }, `(${history.length} ${history.length === 1 ? 'edit' : 'edits'})`)]),
-      h('ol', history.map(entry)),
+    element('details', { className: ['reasons'] }, [
+      element('summary', {}, ['Why is this here? ', element('span', { className: ['reason-count'] }, [`(${history.length} ${history.length === 1 ? 'edit' : 'edits'})`])]),
+      element('ol', {}, history.map(entry)),
     ]),
   ];
 }
