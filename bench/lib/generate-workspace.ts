@@ -1,8 +1,8 @@
-// Deterministic workspaces of any size, written through `git fast-import`: every commit is the
-// one the store would have made (subject, Canvas-* trailers, Canvas-Previous chain, canonical
+// Deterministic workspaces of any size, written as one pack that `git index-pack` stores (each
+// root tree a delta against the one before, bench/lib/git-pack.ts): every commit is the one the
+// store would have made (subject, Canvas-* trailers, Canvas-Previous chain, canonical
 // XML, minted ids), computed in process so each sha is known before git sees it. Cached under
 // the system temp directory, keyed by the parameters and the sources the bytes come from.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +16,10 @@ import type { Canvas, NodePayload } from '../../src/model/types.js';
 import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
 import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/canvas-facts.js';
 import { ensureRepo } from '../../src/store/ensure-repo.js';
-import { gitConfigArgs, gitEnvironment, runGit } from '../../src/store/git/git.js';
+import { runGit } from '../../src/store/git/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { commitObject, FlatTree, objectSha } from './git-objects.js';
+import { PackWriter } from './git-pack.js';
 import { rng, shuffle } from './random.js';
 
 /** What to generate. */
@@ -61,6 +62,7 @@ const SOURCES = [
   'bench/lib/generate-workspace.ts',
   'src/store/canvas-facts.ts',
   'bench/lib/git-objects.ts',
+  'bench/lib/git-pack.ts',
   'bench/lib/random.ts',
   'src/model/edit-tree.ts',
   'src/model/mint-id.ts',
@@ -207,35 +209,11 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
   });
   shuffle(order, r);
 
-  // Compression level 1: the import is bound by zlib and delta search, not by disk.
-  const child = spawn('git', [...gitConfigArgs(ws.repo), '-c', 'pack.compression=1', 'fast-import', '--quiet', '--done'], {
-    cwd: ws.repo,
-    // fast-import allocates and frees large buffers for every object; glibc's default returns
-    // them to the kernel each time, which costs as much as the import itself.
-    env: gitEnvironment({ GLIBC_TUNABLES: 'glibc.malloc.mmap_threshold=67108864:glibc.malloc.trim_threshold=268435456:glibc.malloc.top_pad=67108864' }),
-    stdio: ['pipe', 'inherit', 'inherit'],
-  });
-  const closed = new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-  const chunks: Buffer[] = [];
-  let pending = 0;
-  const flush = async () => {
-    if (chunks.length === 0) return;
-    const ok = child.stdin.write(Buffer.concat(chunks.splice(0)));
-    pending = 0;
-    if (!ok) await new Promise<void>((resolve) => child.stdin.once('drain', () => resolve()));
-  };
-  const emit = (b: Buffer | string) => {
-    const buf = typeof b === 'string' ? Buffer.from(b) : b;
-    chunks.push(buf);
-    pending += buf.length;
-  };
-
+  // Every commit's blob, root tree and commit object, in one pack that git indexes.
+  const pack = new PackWriter(ws.repo, order.length * 3);
   const tree = new FlatTree();
   let main: string | null = null;
-  const markOf = new Map<string, number>();
+  const trees: string[] = [];
   for (let i = 0; i < order.length; i += 1) {
     const g = gens[order[i]!]!;
     const time = START + i;
@@ -263,37 +241,35 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
     const op = trailers['Canvas-Op']!;
     const message = formatCommitMessage(op as 'create', node, why, trailers);
     const xml = Buffer.from(serializeCanvas(g.canvas));
-    const path = `${g.ledger}.xml`;
-    tree.set(path, objectSha('blob', xml));
+    const blob = objectSha('blob', xml);
+    const change = tree.set(`${g.ledger}.xml`, blob);
+    const treeSha = tree.sha();
+    trees.push(treeSha);
     const author = `${GEN_AUTHOR} <> ${time} +0000`;
     const committer = `canvas <> ${time} +0000`;
-    const commitBytes = commitObject(tree.sha(), main, author, committer, message);
+    const commitBytes = commitObject(treeSha, main, author, committer, message);
     const sha = objectSha('commit', commitBytes);
     foldCommit(g.facts, parseCommit(sha, commitBytes));
-    const msg = Buffer.from(message);
-    emit(`commit refs/heads/main\nmark :${i + 1}\nauthor ${author}\ncommitter ${committer}\ndata ${msg.length}\n`);
-    emit(msg);
-    emit(`\nM 100644 inline ${path}\ndata ${xml.length}\n`);
-    emit(xml);
-    emit('\n');
-    if (pending > 1 << 20) await flush();
+    pack.whole('blob', xml);
+    pack.tree(tree.bytes(), i === 0 ? null : change);
+    pack.whole('commit', commitBytes);
+    await pack.flush();
     main = sha;
     g.revision = sha;
     g.done += 1;
-    markOf.set(g.ledger, i + 1);
     if (i % 10000 === 9999) log(`  ${i + 1} commits`);
   }
-  for (const g of gens) emit(`reset refs/canvas/${g.ledger}\nfrom :${markOf.get(g.ledger)}\n\n`);
-  emit('done\n');
-  await flush();
-  child.stdin.end();
-  const code = await closed;
-  if (code !== 0) throw new Error(`git fast-import exited ${code}`);
+  await pack.end();
+  // Every tree went in as a delta: git must hold each one under the sha computed here.
+  const missing = (await runGit(ws.repo, ['cat-file', '--batch-check'], { input: `${trees.join('\n')}\n` })).stdout.split('\n').filter((l) => l.endsWith(' missing'));
+  if (missing.length > 0) throw new Error(`the pack lacks ${missing.length} of its trees (first: ${missing[0]})`);
+  const updates = [`update refs/heads/main ${main}`, ...gens.map((g) => `update refs/canvas/${g.ledger} ${g.revision}`)];
+  await runGit(ws.repo, ['update-ref', '-m', 'generate', '--stdin'], { input: `${updates.join('\n')}\n` });
 
   // The generator computed every sha itself: git must agree, or the bytes drifted.
   const refs = await gitOut(ws.repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/canvas', 'refs/heads/main']);
   const have = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
-  if (have.get('refs/heads/main') !== main) throw new Error(`fast-import wrote main ${have.get('refs/heads/main')}, the generator computed ${main}`);
+  if (have.get('refs/heads/main') !== main) throw new Error(`git holds main at ${have.get('refs/heads/main')}, the generator computed ${main}`);
   for (const g of gens) {
     if (have.get(`refs/canvas/${g.ledger}`) !== g.revision) throw new Error(`refs/canvas/${g.ledger} differs from the computed revision`);
     writeFileSync(join(ws.repo, `${g.ledger}.xml`), serializeCanvas(g.canvas));

@@ -1,6 +1,7 @@
 // Git object ids computed in process: the generator needs each commit's sha before git has seen
 // it (ids are minted from the revision, and every commit names the canvas's previous one).
 import { createHash } from 'node:crypto';
+import type { TreeChange } from './git-pack.js';
 
 /** The sha of a git object of a type with these bytes. */
 export function objectSha(type: 'blob' | 'tree' | 'commit', content: Buffer): string {
@@ -33,13 +34,14 @@ export class FlatTree {
     return { at: lo, found: lo < this.keys.length && this.keys[lo]!.equals(key) };
   }
 
-  /** Set a path's blob sha. */
-  set(name: string, sha: string): void {
+  /** Set a path's blob sha; returns where the tree's bytes changed (for a delta against the tree before). */
+  set(name: string, sha: string): TreeChange {
     const key = Buffer.from(name);
     const { at, found } = this.find(key);
     if (found) {
-      this.buffer.write(sha, this.ends[at]! - 20, 'hex');
-      return;
+      const where = this.ends[at]! - 20;
+      this.buffer.write(sha, where, 'hex');
+      return { at: where, removed: 20, inserted: this.buffer.subarray(where, where + 20) };
     }
     const entry = Buffer.concat([Buffer.from('100644 '), key, Buffer.from([0]), Buffer.from(sha, 'hex')]);
     const start = at > 0 ? this.ends[at - 1]! : 0;
@@ -47,6 +49,12 @@ export class FlatTree {
     this.keys.splice(at, 0, key);
     this.ends.splice(at, 0, start + entry.length);
     for (let k = at + 1; k < this.ends.length; k += 1) this.ends[k]! += entry.length;
+    return { at: start, removed: 0, inserted: entry };
+  }
+
+  /** The tree's bytes (a view: the next {@link FlatTree.set} changes them). */
+  bytes(): Buffer {
+    return this.buffer;
   }
 
   /** The tree's sha. */
