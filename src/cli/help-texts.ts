@@ -47,7 +47,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   reject: ['canvas reject fix-login 5f66076e8e --why "the measurement was on staging"'],
   import: ['canvas import fix-login --markdown decision.md --why "the decision record, moved here"'],
   build: ['canvas build --out site', 'canvas build --out site --ledger fix-login', 'canvas build --from git://git.example.org/canvas.git --out site', 'canvas build --out site --verify-output --workers 1', 'canvas build --out site --vendor-mermaid .vendor/mermaid/package'],
-  mcp: ['canvas mcp --as "agent | step:plan" --workspace ~/ws'],
+  mcp: ['canvas mcp --as planner --workspace ~/ws          # step and run are arguments of each tool call'],
   render: [
     'canvas render fix-login -o page.html',
     'canvas render fix-login --format comment -o -',

@@ -76,7 +76,7 @@ export function buildProgram(command?: string, without?: CommandGroup): Command 
     .exitOverride();
   program.addHelpText(
     'after',
-    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role, 6 the model could not be asked, 7 its reply was refused (check), 8 a build where some canvases failed.\nEnvironment: canvas help environment. Completion: canvas completion bash|zsh|fish.\nDocs: docs/cli.md, docs/errors.md',
+    '\nExit codes: 0 applied or proposed, 1 internal error, 2 rejected or usage, 3 conflict, 4 verify found a violation, 5 no role, 6 the model could not be asked, 7 its reply was refused (check), 8 a build where some canvases failed.\nEnvironment: canvas help environment. Completion: canvas completion bash|zsh|fish|powershell.\nDocs: docs/cli.md, docs/errors.md',
   );
   const only = command === undefined ? undefined : COMMAND_GROUPS.find(([, names]) => names.includes(command));
   const groups = only ? [only] : COMMAND_GROUPS.filter(([register]) => without === undefined || register !== REGISTER[without]);

@@ -28,7 +28,7 @@ export function parsePayload(text: string): NodePayload {
     throw new CanvasError(
       'PAYLOAD_HAS_ID',
       `the payload <${el.name}> carries ${carried.map((k) => `${k}="${el.attributes[k]}"`).join(' and ')}; the store mints ids and counts versions`,
-      `remove ${carried.join(' and ')} from the payload; name the node to replace as the command's <node> argument`,
+      `remove ${carried.join(' and ')} from the payload: an insert gets a new id; to change a node, replace it, naming its id as the command's <node> argument`,
       { path, attributes: carried },
     );
   }

@@ -10,6 +10,8 @@ import { ENVIRONMENT } from '../../src/cli/environment.js';
 import { VOCABULARY } from '../../src/cli/help-texts.js';
 import { buildProgram } from '../../src/cli/main.js';
 import { useColor } from '../../src/cli/output.js';
+import { parseAuthor } from '../../src/model/parse-author.js';
+import { AUTHOR_PART } from '../../src/model/patterns.js';
 import { parsePayload } from '../../src/model/parse-payload.js';
 import { NODE_TYPES } from '../../src/model/types.js';
 import type { Workspace } from '../../src/store/workspace.js';
@@ -197,6 +199,22 @@ describe('canvas help environment', () => {
 describe('help', () => {
   it('shows an example of every command', () => {
     for (const c of commands()) expect(helpOf(c), c.name()).toMatch(/\nExamples?:\n {2}canvas /);
+  });
+
+  it('gives every identity in an example in a form the command takes: --author an author, --as a bare who', () => {
+    let seen = 0;
+    for (const c of commands()) {
+      const examples = helpOf(c).split(/\nExamples?:\n/)[1] ?? '';
+      for (const m of examples.matchAll(/^ {2}canvas .*$/gm)) {
+        for (const flag of m[0].matchAll(/--(author|as) (?:"([^"]*)"|(\S+))/g)) {
+          const value = flag[2] ?? flag[3]!;
+          seen += 1;
+          if (flag[1] === 'as') expect(AUTHOR_PART.test(value), `${c.name()}: --as ${value}`).toBe(true);
+          else expect(() => parseAuthor(value), `${c.name()}: --author ${value}`).not.toThrow();
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
   });
 
   it('says which place and which payload an edit needs, and lists the vocabulary with an example per element', () => {

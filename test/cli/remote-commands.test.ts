@@ -100,5 +100,10 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).toBe(config);
     expect(repoState(a)).toEqual(state);
     expect((await runMain(a, ['remote', 'bogus'])).code).toBe(2);
+    // A set without its URL says what is missing, not that "set" is no action.
+    const bare = await runMain(a, ['remote', 'set', '--json']);
+    expect(bare.code).toBe(2);
+    expect(JSON.parse(bare.stdout).error).toMatchObject({ code: 'USAGE', message: 'canvas remote set needs the URL or path of the shared remote' });
+    expect(repoState(a)).toEqual(state);
   });
 });

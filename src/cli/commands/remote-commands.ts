@@ -19,6 +19,9 @@ export function registerRemoteCommands(program: Command): void {
         else process.stdout.write(`remote: ${set}\nnext: canvas sync\n`);
         return;
       }
+      if (action === 'set') {
+        throw new CanvasError('USAGE', 'canvas remote set needs the URL or path of the shared remote', 'canvas remote set <url>, for example canvas remote set git@example.com:team/work.git');
+      }
       if (action !== 'show' || url !== undefined) {
         throw new CanvasError('USAGE', `canvas remote takes "set <url>" or "show", not "${[action, url].filter(Boolean).join(' ')}"`, 'canvas remote set <url>, or canvas remote show');
       }
