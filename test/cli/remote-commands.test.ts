@@ -51,6 +51,25 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect(git(url, ['rev-parse', 'refs/heads/main', 'refs/canvas/alone'])).toBe(`${sync.main}\n${sync.main}`);
   });
 
+  it('refuses REMOTE_DIVERGED when this main and the remote main hold different histories, with nothing moved either side', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    expect((await runMain(a, ['create', 'first', '--why', 'one machine'])).code).toBe(0);
+    expect((await runMain(a, ['remote', 'set', url])).code).toBe(0);
+    expect((await runMain(a, ['sync'])).code).toBe(0);
+    const b = tempWorkspace();
+    expect((await runMain(b, ['create', 'other', '--why', 'another history, never from the remote'])).code).toBe(0);
+    expect((await runMain(b, ['remote', 'set', url])).code).toBe(0);
+    const state = repoState(b);
+    const remoteMain = git(url, ['rev-parse', 'refs/heads/main']);
+    const r = await runMain(b, ['sync', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('REMOTE_DIVERGED');
+    expect(repoState(b).refs.split('\n').filter((l) => !l.includes('refs/remotes/'))).toEqual(state.refs.split('\n').filter((l) => !l.includes('refs/remotes/')));
+    expect(repoState(b).files).toEqual(state.files);
+    expect(git(url, ['rev-parse', 'refs/heads/main'])).toBe(remoteMain);
+  });
+
   it('a fast-forward a crash cut short (main moved, the files not) is finished by the next sync', async () => {
     const url = bare();
     const a = tempWorkspace();

@@ -87,7 +87,7 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
     const base = await revisionOf(s.ws);
     const edit = JSON.stringify({ op: 'replace', id: s.ids.text, base, why: 'x', node: { type: 'text', text: 'y' } });
     const plain = await post('/demo/_write', edit, { 'content-type': 'text/plain' });
-    expect([plain.status, JSON.parse(plain.body).error.data.rule]).toEqual([415, 'content-type']);
+    expect([plain.status, JSON.parse(plain.body).error.code, JSON.parse(plain.body).error.data.rule]).toEqual([415, 'SERVE_BAD_REQUEST', 'content-type']);
     const form = await post('/demo/_write', 'op=replace', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(form.status).toBe(415);
     const big = await post('/demo/_write', JSON.stringify({ op: 'replace', id: s.ids.text, base, why: 'x', node: { type: 'text', text: 'y'.repeat(1_200_000) } }));
