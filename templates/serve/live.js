@@ -180,6 +180,7 @@ async function refresh() {
   if (!r.ok) throw new Error(`reload failed: ${r.status}`);
   const fresh = new DOMParser().parseFromString(await r.text(), 'text/html');
   const anchor = firstVisibleNode();
+  const focused = document.activeElement;
   for (const sel of ['header.masthead', '#questions', 'main', 'body > footer']) {
     const now = document.querySelector(sel);
     const next = fresh.querySelector(sel);
@@ -190,6 +191,8 @@ async function refresh() {
   keepInView(anchor);
   shown = document.querySelector('code.revision')?.textContent ?? shown;
   addControls();
+  // A control that had the focus was redrawn with its node: its counterpart takes the focus.
+  if (focused && focused !== document.body && !focused.isConnected) counterpart(focused)?.focus();
   if (ON_CANVAS) {
     await drawMermaid(fresh);
     keepInView(anchor);
@@ -486,7 +489,19 @@ function closeEditor() {
   const { panel, opener } = editing;
   editing = null;
   panel.remove();
-  if (opener?.isConnected) opener.focus();
+  counterpart(opener)?.focus();
+}
+
+/**
+ * The control the editor was opened from, or, when a live update redrew its node meanwhile, the
+ * control of the same text in that node's redrawn controls: a keyboard user's focus comes back
+ * to where it was, not to the page's start.
+ */
+function counterpart(opener) {
+  if (!opener || opener.isConnected) return opener;
+  const id = opener.closest('[id]')?.id;
+  const controls = id ? document.getElementById(id)?.querySelector(':scope > .live-controls') : null;
+  return [...(controls?.querySelectorAll('button') ?? [])].find((b) => b.textContent === opener.textContent) ?? null;
 }
 
 function outcomeView(o, retry) {
