@@ -12,8 +12,13 @@ interface TreeCache {
   canvas: Canvas;
 }
 
+/**
+ * `.git/canvas-cache/trees/<ledger>.json` (docs/store.md, "Derived facts cache"): a folder of its
+ * own, because a ledger id may hold a dot, so `<ledger>.tree.json` beside the facts caches would
+ * be the facts cache of the canvas named `<ledger>.tree`.
+ */
 function cachePath(gitDir: string, ledger: string): string {
-  return join(gitDir, 'canvas-cache', `${ledger}.tree.json`);
+  return join(gitDir, 'canvas-cache', 'trees', `${ledger}.json`);
 }
 
 /**

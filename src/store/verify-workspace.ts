@@ -23,6 +23,7 @@ import { guardOneNode } from './guard-one-node.js';
 import { baseRuleSince, markBaseRule } from './base-rule-marker.js';
 import { keepReflogs } from './keep-reflogs.js';
 import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
+import { removeQuietly } from './remove-quietly.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import { AuthorityReplay, type FileChange } from './verify-authority.js';
@@ -189,18 +190,24 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
   });
 }
 
-/** The facts caches in `.git/canvas-cache/` (not the tree caches, nor the `_`-named caches of the whole workspace), by ledger. */
+/** The facts caches in `.git/canvas-cache/` (not the `_`-named caches of the whole workspace; the other caches are in folders), by ledger. */
 function readCaches(gitDir: string): Map<string, { facts: Record<string, unknown>; met: boolean }> {
   const dir = join(gitDir, 'canvas-cache');
   const out = new Map<string, { facts: Record<string, unknown>; met: boolean }>();
   if (!existsSync(dir)) return out;
   for (const name of readdirSync(dir)) {
-    if (!name.endsWith('.json') || name.endsWith('.tree.json') || name.startsWith('_')) continue;
+    if (!name.endsWith('.json') || name.startsWith('_')) continue;
     let facts: unknown;
     try {
       facts = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     } catch {
       facts = null;
+    }
+    // A tree cache of the layout before trees/ (`<ledger>.tree.json`, a blob and a tree): no
+    // canvas's facts, removed quietly (docs/store.md, "Derived facts cache").
+    if (name.endsWith('.tree.json') && facts !== null && typeof facts === 'object' && 'blob' in facts && 'canvas' in facts) {
+      removeQuietly(join(dir, name));
+      continue;
     }
     out.set(name.slice(0, -'.json'.length), { facts: facts !== null && typeof facts === 'object' ? (facts as Record<string, unknown>) : {}, met: false });
   }

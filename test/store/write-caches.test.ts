@@ -33,7 +33,7 @@ describe('what a write reads from its caches, and what it reads back', () => {
 
   it('a tree cache that does not match the document is ignored, never trusted', async () => {
     const { ws, text, base } = await canvas();
-    const path = join(ws.repo, '.git', 'canvas-cache', 'k.tree.json');
+    const path = join(ws.repo, '.git', 'canvas-cache', 'trees', 'k.json');
     const cache = JSON.parse(readFileSync(path, 'utf8')) as { blob: string; canvas: { children: Array<{ title?: string }> } };
     // Same key, another tree: it does not serialize to the document's bytes.
     cache.canvas.children[0]!.title = 'Tampered';
