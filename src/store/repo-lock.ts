@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
-import { noSpace } from './no-space.js';
-import { removeQuietly } from './remove-quietly.js';
+import { createNewFile } from './create-new-file.js';
 
 interface LockContent {
   pid: number;
@@ -46,27 +45,9 @@ function readLock(path: string): LockContent | null {
   }
 }
 
-/**
- * Create `path` atomically with complete content (link of a private file); false if it exists.
- * A disk too full for the private file is `NO_SPACE`, and leaves no private file behind.
- */
+/** Create the lock file `path` holding `content`; false if it exists (a `NO_SPACE` disk leaves nothing). */
 function tryCreate(path: string, content: LockContent): boolean {
-  const tmp = `${path}.${process.pid}.${content.nonce}`;
-  try {
-    writeFileSync(tmp, JSON.stringify(content));
-  } catch (e) {
-    removeQuietly(tmp);
-    throw noSpace(e, path) ?? e;
-  }
-  try {
-    linkSync(tmp, path);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  } finally {
-    unlinkSync(tmp);
-  }
+  return createNewFile(path, JSON.stringify(content));
 }
 
 function removeIfSame(path: string, seen: LockContent): void {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createNewFile } from './create-new-file.js';
 import { removeQuietly } from './remove-quietly.js';
 import type { Workspace } from './workspace.js';
 
@@ -142,23 +143,15 @@ function privateFile(path: string, text: string): string {
 }
 
 /**
- * Create the watch if there is none, atomically (a private file hard-linked into place, which
- * fails when the name exists), so that an existing watch and its cursor are never overwritten.
+ * Create the watch if there is none, atomically ({@link createNewFile}), so that an existing
+ * watch and its cursor are never overwritten.
  *
  * @returns true when this call created it, false when the watch was there
  */
 export function createWatch(ws: Workspace, w: Watch): boolean {
   const path = watchPath(ws, w.who, w.ledger);
-  const tmp = privateFile(path, watchText(w));
-  try {
-    linkSync(tmp, path);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  } finally {
-    removeQuietly(tmp);
-  }
+  mkdirSync(join(path, '..'), { recursive: true });
+  return createNewFile(path, watchText(w));
 }
 
 /** Replace the watch with `w`, atomically (a private file renamed into place). */
