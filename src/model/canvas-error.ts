@@ -67,6 +67,7 @@ export type ErrorCode =
   | 'GIT_FAILED'
   | 'BAD_REMOTE'
   | 'NO_REMOTE'
+  | 'REMOTE_NOT_BARE'
   | 'REMOTE_UNREACHABLE'
   | 'REMOTE_REFUSED'
   | 'REMOTE_BUSY'
@@ -155,6 +156,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   GIT_FAILED: 'internal',
   BAD_REMOTE: 'rejected',
   NO_REMOTE: 'rejected',
+  REMOTE_NOT_BARE: 'rejected',
   REMOTE_UNREACHABLE: 'internal',
   REMOTE_REFUSED: 'internal',
   REMOTE_BUSY: 'internal',

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,41 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect(existsSync(join(b.repo, '.git', 'canvas-follow'))).toBe(false);
     expect(readFileSync(join(b.repo, 'cut.xml'), 'utf8')).toBe(readFileSync(join(a.repo, 'cut.xml'), 'utf8'));
     expect((await runMain(b, ['verify'])).code).toBe(0);
+  });
+
+  it('a path that is not a bare git repository is REMOTE_NOT_BARE (exit 2), one that does not exist BAD_REMOTE, the config untouched each time', async () => {
+    const a = tempWorkspace();
+    const plain = mkdtempSync(join(tmpdir(), 'canvas-remote-plain-'));
+    const checkout = mkdtempSync(join(tmpdir(), 'canvas-remote-checkout-'));
+    execFileSync('git', ['init', '-q', '-b', 'main', checkout]);
+    const refuse = async (url: string) => {
+      const r = await runMain(a, ['remote', 'set', url, '--json']);
+      expect(r.code, url).toBe(2);
+      return JSON.parse(r.stdout).error as { code: string; message: string; hint: string };
+    };
+    // Before any repository: nothing is made.
+    const notGit = await refuse(plain);
+    expect(notGit.code).toBe('REMOTE_NOT_BARE');
+    expect(notGit.message).toContain(`${plain} is not a git repository`);
+    expect(notGit.hint).toContain(`git init --bare ${plain}`);
+    expect(existsSync(a.repo)).toBe(false);
+    // With a repository: its config and refs stay as they were after each refusal.
+    expect((await runMain(a, ['create', 'here', '--why', 'a repository'])).code).toBe(0);
+    const state = repoState(a);
+    const config = readFileSync(join(a.repo, '.git', 'config'), 'utf8');
+    expect((await refuse(plain)).code).toBe('REMOTE_NOT_BARE');
+    const worktree = await refuse(checkout);
+    expect(worktree.code).toBe('REMOTE_NOT_BARE');
+    expect(worktree.message).toContain('working tree');
+    expect(worktree.hint).toContain(`git clone --bare ${checkout}`);
+    // The .git directory of a checkout is not bare either.
+    expect((await refuse(join(checkout, '.git'))).code).toBe('REMOTE_NOT_BARE');
+    const missing = await refuse(join(plain, 'nothing-here.git'));
+    expect(missing.code).toBe('BAD_REMOTE');
+    expect(missing.hint).toContain('git init --bare');
+    expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).toBe(config);
+    expect(repoState(a)).toEqual(state);
+    expect(readdirSync(plain)).toEqual([]);
   });
 
   it('refusals: BAD_REMOTE and NO_REMOTE, with nothing written; a remote that does not answer is not set', async () => {

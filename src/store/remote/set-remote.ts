@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
@@ -23,10 +23,12 @@ export interface RemoteReport {
  *
  * @param url - a git URL, or a path to a repository (made absolute)
  * @returns the URL as set
- * @throws CanvasError `BAD_REMOTE`, `REMOTE_UNREACHABLE`
+ * @throws CanvasError `BAD_REMOTE`; `REMOTE_NOT_BARE` for a directory that is not a bare git
+ *   repository; `REMOTE_UNREACHABLE`
  */
 export async function setRemote(ws: Workspace, url: string): Promise<string> {
   const target = remoteTarget(url);
+  if (isAbsolute(target)) await checkBare(target);
   const probe = await runGit(ws.root, ['ls-remote', '--heads', target], { allowFail: true });
   if (probe.code !== 0) throw remoteFailed('fetch', target, probe.stderr, false);
   await ensureRepo(ws);
@@ -65,5 +67,32 @@ function remoteTarget(url: string): string {
     `"${url}" is not a git remote: neither a URL git speaks (git://, ssh://, http(s)://, file://, user@host:path) nor an existing directory`,
     'pass the URL of the shared repository, or the path of a bare repository (git init --bare DIR)',
     { url },
+  );
+}
+
+/**
+ * Refuse a directory that is not a bare git repository (docs/remote.md, "The remote"): one that
+ * is no repository at all, or a checkout with a working tree, whose checked-out branch git
+ * refuses to push to. Asked of git with the directory as the repository itself (`--git-dir`),
+ * so a directory inside some other checkout is not taken for that checkout.
+ *
+ * @param dir - an existing directory, absolute
+ * @throws CanvasError `REMOTE_NOT_BARE`
+ */
+async function checkBare(dir: string): Promise<void> {
+  const worktree = existsSync(join(dir, '.git'));
+  const asked = worktree ? null : await runGit(dir, ['--git-dir', dir, 'rev-parse', '--is-bare-repository'], { allowFail: true });
+  if (asked?.code === 0 && asked.stdout.trim() === 'true') return;
+  if (asked !== null && asked.code !== 0) {
+    throw new CanvasError('REMOTE_NOT_BARE', `the directory ${dir} is not a git repository`, `make it a bare one, then set it again: git init --bare ${dir} && canvas remote set ${dir}`, {
+      url: dir,
+    });
+  }
+  const top = worktree ? dir : join(dir, '..');
+  throw new CanvasError(
+    'REMOTE_NOT_BARE',
+    `the directory ${dir} is a git repository with a working tree, not a bare one: git refuses a push to its checked-out branch`,
+    `share a bare copy of it instead: git clone --bare ${top} ${top}.git && canvas remote set ${top}.git`,
+    { url: dir },
   );
 }
