@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkWords } from '../model/payload-from-input.js';
+import { canvasExists } from './canvas-exists.js';
+import { RepoReader } from './repo-reader.js';
 import { applyEdit } from './write/apply-edit.js';
 import { readLedgerRow } from './read-ledger-row.js';
 import { rejectionOf } from './rejection-of.js';
@@ -95,6 +98,21 @@ function openValues(ws: Workspace, req: OpenRequest, sources: OpenSources): { pr
 }
 
 /**
+ * Refuse an open of a canvas that exists (`CANVAS_EXISTS`), read without the lock; the create
+ * checks again under it, so a canvas made meanwhile (or only on the shared remote) is still refused.
+ */
+async function refuseExisting(ws: Workspace, ledger: string): Promise<void> {
+  if (!existsSync(join(ws.repo, '.git'))) return;
+  const reader = new RepoReader(ws);
+  try {
+    const revision = await reader.revision(ledger);
+    if (revision !== null) throw canvasExists(ledger, revision);
+  } finally {
+    reader.close();
+  }
+}
+
+/**
  * Open a canvas (docs/store.md "Commits"): create, then the problem and the expected value as the
  * first two text nodes, three commits through the same write path. Each value comes from the
  * request when given, else from the ledger row `state/ledger/<ledger>.json` (docs/store.md, "The
@@ -105,14 +123,17 @@ function openValues(ws: Workspace, req: OpenRequest, sources: OpenSources): { pr
  * @param req - the write request, with `problem` and `expectedValue` when the caller gives them
  * @param sources - how the caller names the two values, for messages (default the CLI's flags)
  * @returns the last applied outcome with `nodes` = [problem id, expected-value id], or the first
- *   outcome that was not applied: rejected with `USAGE` when a value is in neither source (naming
+ *   outcome that was not applied: rejected with `BAD_LEDGER_ID`, then `CANVAS_EXISTS` when the
+ *   canvas is there (before anything about the values), `USAGE` when a value is in neither source (naming
  *   both), `BAD_LEDGER_ROW` for a row that cannot be read as a JSON object of strings, `SCHEMA` for
- *   a blank value, `BAD_LEDGER_ID`, and what create refuses
+ *   a blank value, and what create refuses
  */
 export async function openCanvas(ws: Workspace, req: OpenRequest, sources: OpenSources = CLI_SOURCES): Promise<Outcome> {
   const { problem: _p, expectedValue: _e, ...common } = req;
   let values: { problem: string; expectedValue: string };
   try {
+    // The canvas being there already is the first thing to hear, before what the values lack.
+    await refuseExisting(ws, checkLedgerId(req.ledger));
     values = openValues(ws, req, sources);
   } catch (e) {
     return rejectionOf(e);

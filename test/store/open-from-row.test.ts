@@ -158,3 +158,25 @@ describe('canvas open on the command line', () => {
     expect(repoState(ws).refs).toBe('(no repository)');
   });
 });
+
+describe('canvas open of a canvas that exists', () => {
+  it('says CANVAS_EXISTS, with the hint to read it, before what values are missing or what the row lacks', async () => {
+    const ws = tempWorkspace();
+    expect((await runMain(ws, ['open', 'cli-3', '--problem', 'P.', '--expected-value', 'E.', '--why', 'opened'])).code).toBe(0);
+    const state = repoState(ws);
+    // No flags and no row; a malformed row; no reason either: the existing canvas comes first.
+    const bare = await runMain(ws, ['open', 'cli-3', '--why', 'again', '--json']);
+    expect(bare.code).toBe(2);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ outcome: 'rejected', code: 'CANVAS_EXISTS', hint: 'read it: canvas read cli-3' });
+    writeRow(ws, 'cli-3', '{"problem": }');
+    const human = await runMain(ws, ['open', 'cli-3']);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain('CANVAS_EXISTS');
+    expect(human.stderr).toContain('canvas read cli-3');
+    expect(repoState(ws)).toEqual(state);
+    // The ledger id is still checked first, and a new canvas still hears what it lacks.
+    expect(await open(ws, { ledger: '../cli-3' })).toMatchObject({ outcome: 'rejected', code: 'BAD_LEDGER_ID' });
+    expect(await open(ws, { ledger: 'cli-4' })).toMatchObject({ outcome: 'rejected', code: 'USAGE' });
+    expect(repoState(ws)).toEqual(state);
+  });
+});

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { markBaseRule } from '../base-rule-marker.js';
+import { canvasExists } from '../canvas-exists.js';
 import { canvasFacts } from '../canvas-facts.js';
 import { canvasNotFound } from '../canvas-not-found.js';
 import { cachedCanvasTree } from '../canvas-tree-cache.js';
@@ -103,9 +104,7 @@ async function lockedOnce(
     await recover(ctx);
     if (creates) {
       if (ctx.revision) {
-        throw new CanvasError('CANVAS_EXISTS', `canvas ${w.ledger} already exists (revision ${ctx.revision.slice(0, 12)})`, `read it: canvas read ${w.ledger}`, {
-          ledger: w.ledger,
-        });
+        throw canvasExists(w.ledger, ctx.revision);
       }
     } else if (!ctx.revision) {
       const op = w.operation;
