@@ -148,6 +148,8 @@ export const verifyWorkspace = onFirstCall((): Promise<typeof VerifyWorkspace> =
 export const setRemote = onFirstCall(setRemoteModule, 'setRemote');
 /** The workspace's shared remote and the remote's main as last fetched (docs/remote.md, "The remote"). */
 export const showRemote = onFirstCall(setRemoteModule, 'showRemote');
+/** Unset the workspace's shared remote and drop its refs as last fetched; nothing else moves (docs/remote.md, "The remote"). Throws `NO_REMOTE`. */
+export const unsetRemote = onFirstCall(setRemoteModule, 'unsetRemote');
 /** Bring the workspace and its shared remote to one state, under the repository lock: follow, push, or nothing (docs/remote.md, "Sync"). */
 export const syncWorkspace = onFirstCall((): Promise<typeof SyncWorkspace> => import('./store/remote/sync-workspace.js'), 'syncWorkspace');
 const watchModule = (): Promise<typeof WatchCanvas> => import('./store/watch-canvas.js');

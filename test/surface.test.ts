@@ -68,6 +68,7 @@ describe('the declared surface', () => {
           "setRemote",
           "showRemote",
           "syncWorkspace",
+          "unsetRemote",
           "unwatchCanvas",
           "verifyWorkspace",
           "watchCanvas",
@@ -177,6 +178,8 @@ describe('the declared surface', () => {
     expect(report).toEqual({ url: bare, main, followed: false, pushed: false });
     const shown: api.RemoteReport = await api.showRemote(ws);
     expect(shown).toEqual({ url: bare, main });
+    expect(await api.unsetRemote(ws)).toBe(bare);
+    expect(((await api.showRemote(ws).catch((e: unknown) => e)) as api.CanvasError).code).toBe('NO_REMOTE');
   });
 
   it('docs/errors.md documents every error code', () => {

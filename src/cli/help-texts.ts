@@ -37,7 +37,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   history: ['canvas history fix-login b7qa'],
   log: ['canvas log fix-login -n 5'],
   verify: ['canvas verify', 'canvas verify fix-login --json'],
-  remote: ['canvas remote set git://git.example.org/canvas.git', 'canvas remote show --json'],
+  remote: ['canvas remote set git://git.example.org/canvas.git', 'canvas remote show --json', 'canvas remote unset          # writes stay local from then on'],
   sync: ['canvas sync', 'canvas sync --json'],
   grant: ['canvas grant fix-login ana editor --why "ana owns the proxy"'],
   revoke: ['canvas revoke fix-login ana --why "moved to another team"'],

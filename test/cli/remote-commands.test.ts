@@ -96,6 +96,45 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect((await runMain(b, ['verify'])).code).toBe(0);
   });
 
+  it('remote unset (or remove) drops the remote and its fetched refs, moves nothing else, and is NO_REMOTE when none is set', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    expect((await runMain(a, ['remote', 'set', url])).code).toBe(0);
+    expect((await runMain(a, ['create', 'kept', '--why', 'pushed before the unset'])).code).toBe(0);
+    const pushed = git(url, ['rev-parse', 'refs/heads/main']);
+    const local = (state: ReturnType<typeof repoState>) => ({ ...state, refs: state.refs.split('\n').filter((l) => !l.includes('refs/remotes/')) });
+    const before = repoState(a);
+    const unset = await runMain(a, ['remote', 'unset', '--json']);
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(JSON.parse(unset.stdout)).toEqual({ url });
+    expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).not.toContain('[remote "shared"]');
+    expect(git(a.repo, ['for-each-ref', 'refs/remotes/'])).toBe('');
+    expect(local(repoState(a))).toEqual(local(before));
+    // Writes are local from then on: the remote stays where it was.
+    const read = await runMain(a, ['read', 'kept']);
+    expect((await runMain(a, ['insert', 'kept', '--into', 'root', '--text', 'local', '--base', baseOf(read.stdout), '--why', 'a local edit'])).code).toBe(0);
+    expect(git(url, ['rev-parse', 'refs/heads/main'])).toBe(pushed);
+    // Nothing to unset: NO_REMOTE, exit 2, the config as it was; `remove` is the same action.
+    const config = readFileSync(join(a.repo, '.git', 'config'), 'utf8');
+    const state = repoState(a);
+    for (const action of ['unset', 'remove']) {
+      const again = await runMain(a, ['remote', action, '--json']);
+      expect(again.code, action).toBe(2);
+      expect(JSON.parse(again.stdout).error).toMatchObject({ code: 'NO_REMOTE', hint: expect.stringContaining('nothing to unset') });
+    }
+    expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).toBe(config);
+    expect(repoState(a)).toEqual(state);
+    expect((await runMain(a, ['remote', 'set', url])).code).toBe(0);
+    const removed = await runMain(a, ['remote', 'remove']);
+    expect(removed.stdout).toBe(`unset the remote ${url}: writes here are local only now\n`);
+    const extra = await runMain(a, ['remote', 'unset', url, '--json']);
+    expect(JSON.parse(extra.stdout).error.code).toBe('USAGE');
+    // A workspace with no repository yet has no remote either, and none is made.
+    const b = tempWorkspace();
+    expect(JSON.parse((await runMain(b, ['remote', 'unset', '--json'])).stdout).error.code).toBe('NO_REMOTE');
+    expect(existsSync(b.repo)).toBe(false);
+  });
+
   it('a path that is not a bare git repository is REMOTE_NOT_BARE (exit 2), one that does not exist BAD_REMOTE, the config untouched each time', async () => {
     const a = tempWorkspace();
     const plain = mkdtempSync(join(tmpdir(), 'canvas-remote-plain-'));

@@ -4,17 +4,17 @@ import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 
-/** Register `canvas remote set <url>`, `canvas remote show` and `canvas sync` (docs/remote.md). */
+/** Register `canvas remote set <url>`, `canvas remote show`, `canvas remote unset` and `canvas sync` (docs/remote.md). */
 export function registerRemoteCommands(program: Command): void {
   withGlobal(program.command('remote'))
-    .description("set or show the workspace's shared git remote, which every write is pushed to (docs/remote.md)")
-    .argument('<action>', 'set (then the URL) or show')
+    .description("set, show or unset the workspace's shared git remote, which every write is pushed to (docs/remote.md)")
+    .argument('<action>', 'set (then the URL), show, or unset (also: remove)')
     .argument('[url]', 'for set: git://, ssh://, http(s)://, file://, user@host:path, or the path of a bare repository')
     .action(async (action: string, url: string | undefined, o: GlobalOptions) => {
-      const { setRemote, showRemote } = await import('../../store/remote/set-remote.js');
+      const remote = await import('../../store/remote/set-remote.js');
       const ws = workspaceOf(o);
       if (action === 'set' && url !== undefined) {
-        const set = await setRemote(ws, url);
+        const set = await remote.setRemote(ws, url);
         if (o.json) printJson({ url: set });
         else process.stdout.write(`remote: ${set}\nnext: canvas sync\n`);
         return;
@@ -22,10 +22,20 @@ export function registerRemoteCommands(program: Command): void {
       if (action === 'set') {
         throw new CanvasError('USAGE', 'canvas remote set needs the URL or path of the shared remote', 'canvas remote set <url>, for example canvas remote set git@example.com:team/work.git');
       }
-      if (action !== 'show' || url !== undefined) {
-        throw new CanvasError('USAGE', `canvas remote takes "set <url>" or "show", not "${[action, url].filter(Boolean).join(' ')}"`, 'canvas remote set <url>, or canvas remote show');
+      if ((action === 'unset' || action === 'remove') && url === undefined) {
+        const was = await remote.unsetRemote(ws);
+        if (o.json) printJson({ url: was });
+        else process.stdout.write(`unset the remote ${was}: writes here are local only now\n`);
+        return;
       }
-      const report = await showRemote(ws);
+      if (action !== 'show' || url !== undefined) {
+        throw new CanvasError(
+          'USAGE',
+          `canvas remote takes "set <url>", "show" or "unset", not "${[action, url].filter(Boolean).join(' ')}"`,
+          'canvas remote set <url>, canvas remote show, or canvas remote unset',
+        );
+      }
+      const report = await remote.showRemote(ws);
       if (o.json) printJson(report);
       else process.stdout.write(`remote: ${report.url}\nmain: ${report.main ?? '(not fetched yet)'}\n`);
     });

@@ -53,9 +53,31 @@ export async function showRemote(ws: Workspace): Promise<RemoteReport> {
   return { url, main: stdout.trim() || null };
 }
 
-/** The error for a command that needs a shared remote in a workspace without one. */
-export function noRemote(ws: Workspace): CanvasError {
-  return new CanvasError('NO_REMOTE', `the workspace ${ws.root} has no shared remote`, 'set one: canvas remote set <url>', { workspace: ws.root });
+/**
+ * Unset the workspace's shared remote (docs/remote.md, "The remote"): under the repository lock,
+ * the git remote `shared` leaves the repository's config, and with it the remote's refs as last
+ * fetched (`refs/remotes/shared/`). Nothing is fetched or pushed, no canvas, main or working file
+ * moves, and the remote itself is left as it is; from then on writes are local only.
+ *
+ * @returns the URL the remote had
+ * @throws CanvasError `NO_REMOTE` when none is set (nothing written), `LOCK_TIMEOUT`
+ */
+export async function unsetRemote(ws: Workspace): Promise<string> {
+  const had = existsSync(join(ws.repo, '.git')) ? await remoteUrl(ws.repo) : null;
+  const nothing = 'nothing to unset: writes here are local only; to share them: canvas remote set <url>';
+  if (had === null) throw noRemote(ws, nothing);
+  return withRepoLock(join(ws.repo, '.git'), async () => {
+    // Asked again under the lock: another process may have unset or changed it meanwhile.
+    const url = await remoteUrl(ws.repo);
+    if (url === null) throw noRemote(ws, nothing);
+    await runGit(ws.repo, ['remote', 'remove', REMOTE]);
+    return url;
+  });
+}
+
+/** The error for a command that needs a shared remote in a workspace without one (`hint`: what to do instead). */
+export function noRemote(ws: Workspace, hint = 'set one: canvas remote set <url>'): CanvasError {
+  return new CanvasError('NO_REMOTE', `the workspace ${ws.root} has no shared remote`, hint, { workspace: ws.root });
 }
 
 /** The URL to store: a git URL as given, a directory as its absolute path. */
