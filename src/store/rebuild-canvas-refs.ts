@@ -34,19 +34,26 @@ export function onRefRepair(listener: RefRepairListener): () => void {
 
 const ZERO = '0'.repeat(40);
 
-/** Each canvas's latest commit on main's history: one `git log` of main, newest first. */
-async function latestOnMain(repo: string, main: string): Promise<Map<string, string>> {
+/**
+ * Each canvas's latest commit on main's history: one `git log` of main, newest first. With
+ * `older`, the same walk also fills `older.latest` with each canvas's latest commit as of
+ * `older.at`, a commit on main's first-parent line (absent from it: left empty).
+ */
+async function latestOnMain(repo: string, main: string, older?: { at: string; latest: Map<string, string> }): Promise<Map<string, string>> {
   const { stdout } = await runGit(repo, ['log', '--first-parent', '--format=%H%x00%B%x1e', main]);
   const latest = new Map<string, string>();
+  let reached = false;
   for (const record of stdout.split('\x1e')) {
     const r = record.replace(/^\n/, '');
     const nul = r.indexOf('\x00');
     if (nul < 0) continue;
     const sha = r.slice(0, nul);
+    reached ||= sha === older?.at;
     const ledger = parseCommit(sha, `tree -\n\n${r.slice(nul + 1)}`).ledger;
     // A ledger id names a ref: a hand-made trailer that is not one is left to `canvas verify`.
-    if (ledger === undefined || latest.has(ledger)) continue;
-    if (isLedgerId(ledger)) latest.set(ledger, sha);
+    if (ledger === undefined || !isLedgerId(ledger)) continue;
+    if (!latest.has(ledger)) latest.set(ledger, sha);
+    if (reached && older && !older.latest.has(ledger)) older.latest.set(ledger, sha);
   }
   return latest;
 }
@@ -63,11 +70,18 @@ async function latestOnMain(repo: string, main: string): Promise<Map<string, str
  * Must run under the repository lock (the caller holds it: `canvas verify`, a write, or
  * {@link checkedRevision}).
  *
+ * A caller that moved main on purpose (a follow of the shared remote, docs/remote.md "Crashes")
+ * passes where main was: a ref that was at its canvas's latest commit as of then, or missing
+ * for a canvas new since, is only following main, and listeners hear only of the other refs,
+ * the ones that were wrong before main moved.
+ *
  * @param ws - the workspace
+ * @param movedFrom - where main stood before the caller moved it (null: there was no main), or
+ *   undefined when main did not move on purpose
  * @returns the refs it changed, sorted by ledger id (empty when every ref agreed)
  * @throws CanvasError `GIT_FAILED`
  */
-export async function rebuildCanvasRefs(ws: Workspace): Promise<RefRepair[]> {
+export async function rebuildCanvasRefs(ws: Workspace, movedFrom?: string | null): Promise<RefRepair[]> {
   const gitDir = join(ws.repo, '.git');
   const { stdout } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/main', 'refs/canvas/']);
   const refs = new Map<string, string>();
@@ -79,7 +93,8 @@ export async function rebuildCanvasRefs(ws: Workspace): Promise<RefRepair[]> {
   }
   if (main === null) return [];
   const repairs: RefRepair[] = [];
-  for (const [ledger, sha] of [...(await latestOnMain(ws.repo, main))].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  const older = { at: movedFrom ?? '', latest: new Map<string, string>() };
+  for (const [ledger, sha] of [...(await latestOnMain(ws.repo, main, older))].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const ref = refs.get(ledger) ?? null;
     if (ref !== sha) repairs.push({ ledger, from: ref, to: sha });
   }
@@ -96,7 +111,8 @@ export async function rebuildCanvasRefs(ws: Workspace): Promise<RefRepair[]> {
   } catch {
     // The marker is a cache: one that cannot be written (a full disk) costs the next command a walk.
   }
-  if (repairs.length > 0) for (const listener of listeners) listener(repairs);
+  const told = movedFrom === undefined ? repairs : repairs.filter((r) => r.from !== (older.latest.get(r.ledger) ?? null));
+  if (told.length > 0) for (const listener of listeners) listener(told);
   return repairs;
 }
 

@@ -96,6 +96,33 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect((await runMain(b, ['verify'])).code).toBe(0);
   });
 
+  it('a follow says nothing of canvas refs it moved as part of following; a ref that was wrong before is said to be rebuilt', async () => {
+    const url = bare();
+    const a = tempWorkspace();
+    const b = tempWorkspace();
+    await runMain(a, ['remote', 'set', url]);
+    await runMain(b, ['remote', 'set', url]);
+    expect((await runMain(a, ['create', 'one', '--why', 'a canvas'])).code).toBe(0);
+    const first = await runMain(b, ['sync']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toBe('');
+    const read = await runMain(a, ['read', 'one']);
+    expect((await runMain(a, ['insert', 'one', '--into', 'root', '--text', 'later', '--base', baseOf(read.stdout), '--why', 'a later edit'])).code).toBe(0);
+    // A write that follows the remote first, and a sync that follows it: neither is a repair.
+    const write = await runMain(b, ['create', 'two', '--why', 'written after following']);
+    expect(write.code, write.stderr).toBe(0);
+    expect(write.stderr).toBe('');
+    expect((await runMain(a, ['read', 'one', '--fetch'])).stderr).toBe('');
+    // A canvas ref removed by hand on b is a repair when the next follow rebuilds it.
+    git(b.repo, ['update-ref', '-d', 'refs/canvas/one']);
+    const again = await runMain(a, ['read', 'one']);
+    expect((await runMain(a, ['insert', 'one', '--into', 'root', '--text', 'last', '--base', baseOf(again.stdout), '--why', 'the last edit'])).code).toBe(0);
+    const repaired = await runMain(b, ['sync']);
+    expect(repaired.code, repaired.stderr).toBe(0);
+    expect(repaired.stderr).toBe('canvas: rebuilt refs/canvas/* from main for 1 canvas (one): 1 missing\n');
+    expect(git(b.repo, ['rev-parse', 'refs/canvas/one'])).toBe(git(url, ['rev-parse', 'refs/canvas/one']));
+  });
+
   it('remote unset (or remove) drops the remote and its fetched refs, moves nothing else, and is NO_REMOTE when none is set', async () => {
     const url = bare();
     const a = tempWorkspace();

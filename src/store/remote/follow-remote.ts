@@ -30,7 +30,8 @@ function journalPath(ws: Workspace): string {
 export async function followRemote(ws: Workspace, from: string | null, to: string): Promise<void> {
   writeFileSync(journalPath(ws), `${from ?? '-'} ${to}\n`);
   await runGit(ws.repo, ['update-ref', '-m', 'canvas: followed the shared remote', 'refs/heads/main', to, from ?? '0'.repeat(40)]);
-  await rebuildCanvasRefs(ws);
+  // The refs move with main: only one that was wrong before is a repair worth a word.
+  await rebuildCanvasRefs(ws, from);
   await followFiles(ws, from, to);
   rmSync(journalPath(ws), { force: true });
 }
@@ -70,7 +71,7 @@ export async function finishFollow(ws: Workspace): Promise<void> {
   const { stdout } = await runGit(ws.repo, ['rev-parse', '--verify', '--quiet', 'refs/heads/main'], { allowFail: true });
   // The refs moved (main is at `to`): the files may lag. Main still at `from`: nothing moved.
   if (stdout.trim() === to) {
-    await rebuildCanvasRefs(ws);
+    await rebuildCanvasRefs(ws, from === '-' ? null : (from ?? null));
     await followFiles(ws, from === '-' ? null : (from ?? null), to);
   }
   rmSync(path, { force: true });

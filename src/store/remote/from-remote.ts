@@ -56,10 +56,11 @@ export async function copyRemote(given: string, at?: string): Promise<RemoteCopy
       }
       await withRepoLock(join(ws.repo, '.git'), async () => {
         await runGit(ws.repo, ['update-ref', 'refs/heads/main', sha, main]);
-        // The refs are the remote's now: dropped, then rebuilt from main as it stood at `at`.
+        // The refs are the remote's now: dropped, then rebuilt from main as it stood at `at` (all
+        // of them on purpose, none a repair).
         const refs = await runGit(ws.repo, ['for-each-ref', '--format=delete %(refname)', 'refs/canvas/']);
         await runGit(ws.repo, ['update-ref', '--stdin'], { input: refs.stdout });
-        await rebuildCanvasRefs(ws);
+        await rebuildCanvasRefs(ws, null);
       });
       main = sha;
     }
