@@ -22,6 +22,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { build } from 'esbuild';
+import { forgetBuilds, isBuilt, recordBuilds } from './build-inputs.js';
 
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
@@ -46,6 +47,15 @@ const common = {
 };
 
 const cliOnly = process.argv.includes('--cli-only');
+// --if-stale: nothing to do when dist/ is already the build of the sources as they are (`npm test`
+// after `npm ci`, whose `prepare` has just built).
+if (process.argv.includes('--if-stale') && isBuilt(ROOT, cliOnly ? 'cli' : 'full')) {
+  console.log('dist/ is the build of the sources as they are: nothing to build');
+  process.exit(0);
+}
+// The test suite skips its build when this one's record says dist/ is of the sources as they are
+// (scripts/build-inputs.js).
+const inputs = forgetBuilds(ROOT);
 if (!cliOnly) {
   rmSync('dist', { recursive: true, force: true });
   execFileSync('node_modules/.bin/tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });
@@ -142,3 +152,4 @@ const bundles = createHash('sha256');
 for (const name of readdirSync(OUT).sort()) bundles.update(`${name}\n`).update(readFileSync(join(OUT, name)));
 writeFileSync(join(OUT, 'bundles.sha256'), `${bundles.digest('hex')}\n`);
 
+recordBuilds(ROOT, cliOnly ? ['cli'] : ['cli', 'full'], inputs);

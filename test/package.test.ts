@@ -1,13 +1,17 @@
-// The package as a user gets it (docs/library.md, "Install"): `npm pack` of a copy of the sources
-// (its `prepare` builds dist/), the tarball installed into an empty project offline (npm ci from
+// The package as a user gets it (docs/library.md, "Install"): `npm pack` of the checkout, the
+// tarball installed into an empty project offline (npm ci from
 // the local cache, against a lockfile holding the versions this checkout locks), then the
 // README's commands from another directory, its library example, `npx`, `require()` and each
-// subpath entry, run there.
+// subpath entry, run there. What is packed is dist/ as `npm run build` left it when it is the
+// build of the sources as they are (`npm test` has just built; scripts/build-inputs.js keeps the
+// record), since `prepare`, which builds a package before npm packs it, is that same script;
+// otherwise a copy of the sources, whose `prepare` builds dist/ there.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetBuilds, isBuilt, recordBuilds } from '../scripts/build-inputs.js';
 import { ROOT } from './helpers/workspace.js';
 
 /** What `npm pack` and `git clone` would see of the project: the sources the build and the package need. */
@@ -27,6 +31,7 @@ interface Manifest {
   exports: Record<string, string | { types: string; default: string }>;
   bin: Record<string, string>;
   engines: Record<string, string>;
+  scripts: Record<string, string>;
 }
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
@@ -105,12 +110,17 @@ describe('the packed package, installed into an empty project', () => {
   let files: string[];
   beforeAll(() => {
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'canvas-pack-')));
-    const copy = join(dir, 'copy');
-    mkdirSync(copy);
-    for (const f of SOURCES) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
-    // npm pack runs `prepare`, which builds dist/ in the copy.
-    const packed = run('npm', ['pack', '--json', '--pack-destination', dir], copy);
+    let packs = ROOT;
+    const args = ['pack', '--json', '--pack-destination', dir];
+    if (isBuilt(ROOT, 'full')) args.push('--ignore-scripts');
+    else {
+      packs = join(dir, 'copy');
+      mkdirSync(packs);
+      for (const f of SOURCES) cpSync(join(ROOT, f), join(packs, f), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules'), join(packs, 'node_modules'));
+      // npm pack runs `prepare`, which builds dist/ in the copy.
+    }
+    const packed = run('npm', args, packs);
     expect(packed.code, packed.stderr).toBe(0);
     const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; integrity: string; files: Array<{ path: string }> }>;
     files = info!.files.map((f) => f.path);
@@ -126,6 +136,10 @@ describe('the packed package, installed into an empty project', () => {
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('builds before it packs with the script of `npm run build`, so the build of the checkout is what a pack holds', () => {
+    expect(manifest.scripts.prepare).toBe(manifest.scripts.build);
   });
 
   it('ships the built library, its types and the CLI, and no sources, tests or second copy of the CLI', () => {
@@ -204,5 +218,68 @@ describe('the packed package, installed into an empty project', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('ok');
     expect(existsSync(join(app, 'node_modules', manifest.name, 'dist', 'lib', 'render', 'index.d.ts'))).toBe(true);
+  });
+});
+
+describe("the record of what dist/ was built from, which lets the suite take the checkout's build", () => {
+  const OUT = ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/lib/index.js', 'dist/lib/index.d.ts'];
+  let root: string;
+  const put = (path: string, text: string) => {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  };
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'canvas-build-record-'));
+    for (const f of ['src/a.ts', 'src/store/b.ts', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json', ...OUT]) put(f, f);
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('holds a build until one of its inputs changes, a file is added under src/ or an output is gone', () => {
+    expect(isBuilt(root, 'cli')).toBe(false);
+    recordBuilds(root, ['cli'], forgetBuilds(root));
+    expect([isBuilt(root, 'cli'), isBuilt(root, 'full')]).toEqual([true, false]);
+    for (const [path, change] of [
+      ['src/store/b.ts', 'edited'],
+      ['src/new/c.ts', 'added'],
+      ['package.json', 'another version'],
+      ['node_modules/.package-lock.json', 'another install'],
+    ] as const) {
+      const before = existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined;
+      put(path, change);
+      expect(isBuilt(root, 'cli'), path).toBe(false);
+      if (before === undefined) rmSync(join(root, path));
+      else put(path, before);
+      expect(isBuilt(root, 'cli'), path).toBe(true);
+    }
+    rmSync(join(root, 'dist/cli/canvas-lazy.cjs'));
+    expect(isBuilt(root, 'cli')).toBe(false);
+    put('dist/cli/canvas-lazy.cjs', 'rebuilt');
+    expect(isBuilt(root, 'cli')).toBe(true);
+  });
+
+  it('is forgotten when a build starts, and names the inputs as they were then', () => {
+    recordBuilds(root, ['cli', 'full'], forgetBuilds(root));
+    expect([isBuilt(root, 'cli'), isBuilt(root, 'full')]).toEqual([true, true]);
+    // A CLI build replaces part of a full one: from its start, neither is held.
+    const inputs = forgetBuilds(root);
+    expect([isBuilt(root, 'cli'), isBuilt(root, 'full')]).toEqual([false, false]);
+    // A source edited while the build ran: the build is of the sources before the edit.
+    put('src/a.ts', 'edited during the build');
+    recordBuilds(root, ['cli'], inputs);
+    expect(isBuilt(root, 'cli')).toBe(false);
+  });
+
+  it("is of the tree whose dist/ it describes: a copy's build, its node_modules a link to these, holds nothing here", () => {
+    forgetBuilds(root);
+    const copy = mkdtempSync(join(tmpdir(), 'canvas-build-copy-'));
+    try {
+      cpSync(join(root, 'src'), join(copy, 'src'), { recursive: true });
+      for (const f of ['package.json', 'package-lock.json']) cpSync(join(root, f), join(copy, f));
+      symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'));
+      recordBuilds(copy, ['cli', 'full'], forgetBuilds(copy));
+      expect([isBuilt(root, 'cli'), isBuilt(root, 'full')]).toEqual([false, false]);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 });
