@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from './git/git.js';
-import { rebuildCanvasRefs, refsNeedRebuild } from './rebuild-canvas-refs.js';
+import { canvasesOnMain, rebuildCanvasRefs, refsNeedRebuild, repairOrReadPast } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
-import { withRepoLock } from './repo-lock.js';
 import type { Workspace } from './workspace.js';
 
 /** A canvas of the workspace and its revision. */
@@ -27,11 +26,12 @@ async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
 /**
  * List every canvas of the workspace (`refs/canvas/*`), sorted by ledger id. When a canvas on
  * main has no ref (a clone brings main only), or a ref may be behind main's history, the refs are
- * rebuilt from main first, under the repository lock (docs/store.md, "Canvas refs"); the normal
- * path is one `git for-each-ref` and two reads through the open batch (main, its root tree).
+ * rebuilt from main first, under the repository lock when it is free, else read from main without
+ * waiting (docs/store.md, "Canvas refs"); the normal path is one `git for-each-ref` and two reads
+ * through the open batch (main, its root tree).
  *
  * @returns ledger ids with their revisions; empty before the first create
- * @throws CanvasError `LOCK_TIMEOUT`, `GIT_FAILED`
+ * @throws CanvasError `GIT_FAILED`
  */
 export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
   if (!existsSync(join(ws.repo, '.git'))) return [];
@@ -40,10 +40,13 @@ export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
   try {
     const stale = async (list: CanvasRef[]) => refsNeedRebuild(reader, null, null, new Set(list.map((c) => c.ledger)));
     if (!(await stale(listed))) return listed;
-    await withRepoLock(join(ws.repo, '.git'), async () => {
+    const repair = async () => {
       if (await stale(await canvasRefs(ws))) await rebuildCanvasRefs(ws);
-    });
-    return await canvasRefs(ws);
+      return canvasRefs(ws);
+    };
+    // Another process holding the lock (a write's push rounds) is not waited for: main answers.
+    const past = async () => [...(await canvasesOnMain(reader))].map(([ledger, revision]) => ({ ledger, revision })).sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
+    return await repairOrReadPast(join(ws.repo, '.git'), repair, past);
   } finally {
     reader.close();
   }

@@ -175,18 +175,52 @@ export async function canvasFilesAt(reader: RepoReader, commit: string): Promise
 }
 
 /**
+ * Repair the canvas refs under the repository lock, or, when the lock is held by another live
+ * process (a write, perhaps through all the push rounds of a shared remote, docs/remote.md
+ * "Writes") or the repository cannot be written (a read-only checkout), answer from main without
+ * repairing: a read never waits on a writer (docs/store.md, "Canvas refs"). Main is the
+ * authority and is never behind the refs a holder is moving, so the answer is the one the
+ * repair would give; the refs are left to the holder, or to the next command.
+ *
+ * @param gitDir - the repository's `.git` directory
+ * @param repair - the repair, run under the lock, giving the answer
+ * @param past - the answer read from main, without the lock and without writing
+ */
+export async function repairOrReadPast<T>(gitDir: string, repair: () => Promise<T>, past: () => Promise<T>): Promise<T> {
+  try {
+    return await withRepoLock(gitDir, repair, 0);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'LOCK_TIMEOUT' && code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw e;
+    return past();
+  }
+}
+
+/**
+ * Every canvas's latest commit on main (ledger id to sha), read without the lock and without
+ * writing: what `refs/canvas/*` hold once they agree with main (docs/store.md, "Canvas refs").
+ *
+ * @param reader - an open reader of the repository
+ */
+export async function canvasesOnMain(reader: RepoReader): Promise<Map<string, string>> {
+  const main = await reader.main();
+  return main === null ? new Map() : latestOnMain(reader.ws.repo, main);
+}
+
+/**
  * The canvas's revision for a command, after rebuilding the canvas refs from main when this one
  * is missing or may be behind main's history of it (docs/store.md, "Canvas refs"): under the
- * repository lock (taken here unless the caller holds it), checked again there, then rebuilt.
- * Where the repository cannot be written (a read-only checkout), the canvas's latest commit on
- * main is returned instead and the refs are left as they are.
+ * repository lock (held already when `locked`, else taken only when free), checked again there,
+ * then rebuilt. When another process holds the lock, or the repository cannot be written (a
+ * read-only checkout), the canvas's latest commit on main is returned instead and the refs are
+ * left as they are ({@link repairOrReadPast}).
  *
  * @param reader - an open reader of the repository
  * @param ledger - the ledger id
  * @param ref - `refs/canvas/<ledger>` as just read, or null
  * @param locked - true when the caller already holds the repository lock
  * @returns the ref's value once it agrees with main (null: no such canvas)
- * @throws CanvasError `LOCK_TIMEOUT`, `GIT_FAILED`
+ * @throws CanvasError `GIT_FAILED`
  */
 export async function checkedRevision(reader: RepoReader, ledger: string, ref: string | null, locked: boolean): Promise<string | null> {
   if (!(await refsNeedRebuild(reader, ledger, ref))) return ref;
@@ -197,14 +231,5 @@ export async function checkedRevision(reader: RepoReader, ledger: string, ref: s
     return resolve();
   };
   if (locked) return repair();
-  try {
-    return await withRepoLock(join(reader.ws.repo, '.git'), repair);
-  } catch (e) {
-    // A repository this process may read but not write (a read-only checkout): read past the
-    // lagging ref instead, to the canvas's latest commit on main, and leave the refs as they are.
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw e;
-    const main = await reader.main();
-    return main === null ? ref : ((await latestOnMain(reader.ws.repo, main)).get(ledger) ?? ref);
-  }
+  return repairOrReadPast(join(reader.ws.repo, '.git'), repair, async () => (await canvasesOnMain(reader)).get(ledger) ?? ref);
 }
