@@ -9,6 +9,7 @@ import type { CanvasRef } from '../store/list-canvases.js';
 import type { Workspace } from '../store/workspace.js';
 import { buildCanvases, type CanvasResult, type SiteOut } from './build-canvases.js';
 import type { SiteRenderers } from './build-site.js';
+import { inHistoryOrder } from './history-order.js';
 
 /** The most canvases in a batch: what one worker reads in one set of rounds, then renders. */
 const BATCH = 16;
@@ -91,8 +92,9 @@ function inWorker(data: WorkerData): Builder {
 /**
  * Build canvases' folders on every core (docs/site.md, "Every core"): batches of canvases go to
  * a pool of worker threads (each with its renderers and its own `git cat-file --batch`), a few
- * batches ahead, the next batch to whichever answers first; with one worker, or one batch, they
- * are built in this thread. What is written does not depend on the number of workers: each
+ * batches ahead, the next batch to whichever answers first, in the order their revisions were
+ * committed ({@link inHistoryOrder}); with one worker, or one batch, they are built in this
+ * thread. What is written does not depend on the number of workers: each
  * canvas's folder is a function of its snapshot, and the results are keyed by ledger.
  *
  * @param ws - the workspace
@@ -113,8 +115,10 @@ export async function buildInPool(
   const count = Math.max(1, Math.min(options.workers, Math.ceil(refs.length / PER_WORKER)));
   // Small enough batches that every worker has several, so none idles at the end.
   const size = Math.max(1, Math.min(BATCH, Math.ceil(refs.length / (count * AHEAD * 2))));
+  // Handed out in history order, so git builds each revision's root tree from the one before.
+  const ordered = refs.length > BATCH ? await inHistoryOrder(ws, refs) : refs;
   const batches: CanvasRef[][] = [];
-  for (let i = 0; i < refs.length; i += size) batches.push(refs.slice(i, i + size));
+  for (let i = 0; i < ordered.length; i += size) batches.push(ordered.slice(i, i + size));
   const builders = count === 1 ? [inThread(ws, out, options.renderers)] : Array.from({ length: count }, () => inWorker({ ws, out, vendoredMermaid: options.vendoredMermaid }));
   const byLedger = new Map<string, CanvasResult>();
   let taken = 0;

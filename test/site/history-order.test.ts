@@ -1,0 +1,43 @@
+// The order the build hands canvases to the pool (docs/site.md, "How the build reads"): newest
+// revision first, so git builds each root tree from the one it built before.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GEN_AUTHOR, generateWorkspace } from '../../bench/lib/generate-workspace.js';
+import { indexNodes } from '../../src/model/index-nodes.js';
+import { inHistoryOrder } from '../../src/site/history-order.js';
+import { listCanvases } from '../../src/store/list-canvases.js';
+import { replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read-canvas.js';
+import { resolveWorkspace } from '../../src/store/workspace.js';
+import { ROOT } from '../helpers/workspace.js';
+
+describe('inHistoryOrder', () => {
+  it('puts the canvas edited last first and the rest newest revision first, whatever order they are given in', async () => {
+    const gen = await generateWorkspace({ canvases: 6, commits: 40, minNodes: 3, maxNodes: 5, bigNodes: 0, seed: 31 }, ROOT);
+    const root = join(mkdtempSync(join(tmpdir(), 'canvas-order-')), 'ws');
+    cpSync(gen.ws.root, root, { recursive: true });
+    const ws = resolveWorkspace({ workspace: root });
+    const ledger = gen.ledgers[0]!;
+    const read = await readCanvas(ws, { ledger });
+    const node = [...indexNodes(read.canvas).values()].find((e) => e.node.type !== 'section')!.node.id;
+    // The tests' commits share one fixed date; this edit is dated after every generated commit.
+    const fixed = process.env.GIT_COMMITTER_DATE;
+    process.env.GIT_COMMITTER_DATE = '2027-01-01T00:00:00Z';
+    const o = await replaceNode(ws, { ledger, node, base: read.revision, payload: { text: 'edited last' }, why: 'an edit after every other', author: GEN_AUTHOR }).finally(() => {
+      process.env.GIT_COMMITTER_DATE = fixed;
+    });
+    expect(o.outcome).toBe('applied');
+    const refs = await listCanvases(ws);
+    const time = (rev: string) => Number(execFileSync('git', ['show', '-s', '--format=%ct', rev], { cwd: ws.repo, encoding: 'utf8' }).trim());
+    for (const given of [refs, [...refs].reverse()]) {
+      const ordered = await inHistoryOrder(ws, given);
+      expect(ordered.map((c) => c.ledger).sort()).toEqual(refs.map((c) => c.ledger));
+      expect(ordered[0]!.ledger).toBe(ledger);
+      const times = ordered.map((c) => time(c.revision));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+    }
+  });
+});
