@@ -46,7 +46,7 @@ export interface BuildOptions {
   ledgers?: readonly string[] | undefined;
   /** Called after each canvas: done so far, total, and the ledger. */
   onProgress?: ((done: number, total: number, ledger: string) => void) | undefined;
-  /** Worker threads rendering canvases (default 1: this thread); see docs/site.md, "Every core". */
+  /** Threads rendering canvases, this one among them (default 1: this thread alone); see docs/site.md, "Every core". */
   workers?: number | undefined;
   /** Re-hash every output file against the manifest and rebuild what differs (default: trust it). */
   verifyOutput?: boolean | undefined;

@@ -91,10 +91,10 @@ function inWorker(data: WorkerData): Builder {
 
 /**
  * Build canvases' folders on every core (docs/site.md, "Every core"): batches of canvases go to
- * a pool of worker threads (each with its renderers and its own `git cat-file --batch`), a few
- * batches ahead, the next batch to whichever answers first, in the order their revisions were
- * committed ({@link inHistoryOrder}); with one worker, or one batch, they are built in this
- * thread. What is written does not depend on the number of workers: each
+ * `workers` threads, this one and `workers - 1` worker threads (each with its renderers and its
+ * own `git cat-file --batch`), a few batches ahead, the next batch to whichever answers first,
+ * in the order their revisions were committed ({@link inHistoryOrder}); with one worker, or one
+ * batch, only this thread builds. What is written does not depend on the number of workers: each
  * canvas's folder is a function of its snapshot, and the results are keyed by ledger.
  *
  * @param ws - the workspace
@@ -119,7 +119,9 @@ export async function buildInPool(
   const ordered = refs.length > BATCH ? await inHistoryOrder(ws, refs) : refs;
   const batches: CanvasRef[][] = [];
   for (let i = 0; i < ordered.length; i += size) batches.push(ordered.slice(i, i + size));
-  const builders = count === 1 ? [inThread(ws, out, options.renderers)] : Array.from({ length: count }, () => inWorker({ ws, out, vendoredMermaid: options.vendoredMermaid }));
+  // This thread renders beside count - 1 workers: it would otherwise only wait for them, and each
+  // worker loads and compiles the renderers again.
+  const builders = [inThread(ws, out, options.renderers), ...Array.from({ length: count - 1 }, () => inWorker({ ws, out, vendoredMermaid: options.vendoredMermaid }))];
   const byLedger = new Map<string, CanvasResult>();
   let taken = 0;
   const drive = async (b: Builder): Promise<void> => {

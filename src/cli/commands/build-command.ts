@@ -40,7 +40,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--ledger <id>', 'only this canvas (repeatable)', collect)
     .option('--from <url>', 'build a remote or bare repository, with no workspace (docs/remote.md, "CI from the remote")')
     .option('--at <sha>', "with --from: the site as the remote's main stood at this commit")
-    .option('--workers <n>', 'worker threads rendering canvases (default: one per core)', workers)
+    .option('--workers <n>', 'threads rendering canvases, this one among them (default: one per core)', workers)
     .option('--verify-output', 're-hash every output file against the manifest and rebuild what differs')
     .option(
       '--vendor-mermaid [dir]',
