@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/longest-first.js';
 
 /**
  * The test files of pure functions and in-process renders (test/model/, test/render/ but for the
@@ -19,6 +20,8 @@ export default defineConfig({
     // two-core machine with a single file running while the other core waits on the main process
     // (docs/architecture.md, "The test suite").
     maxWorkers: availableParallelism(),
+    // The longest files start first, so none of them runs alone at the end (test/helpers/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     // CANVAS_TEST_CPU=FILE: each test file appends the CPU time it cost to FILE (docs/architecture.md, "The test suite").
     setupFiles: ['test/helpers/setup-env.ts', ...(process.env.CANVAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [])],
     projects: [
