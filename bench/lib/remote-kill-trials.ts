@@ -7,7 +7,7 @@
 // once or not at all, verify is green, every working file equals main, and the next write is
 // applied. At the end a second machine syncs and agrees. Shared by
 // test/store/remote-kill-trials.test.ts (a few trials) and bench/remote-kill-trials.ts (the full run).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, type FSWatcher, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { syncWorkspace } from '../../src/store/remote/sync-workspace.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { startGitDaemon } from './git-daemon.js';
+import { startWriter } from './kill-group.js';
 import { rng } from './random.js';
 
 /** When the kill lands, in a write's order (docs/remote.md, "Writes"). */
@@ -54,24 +55,6 @@ export interface RemoteTrialOptions {
 const AUTHOR = 'leo | by-hand';
 
 const git = (dir: string, args: string[]): string => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
-
-/** Start the write as its own process group; resolves when it ended, by itself or killed. */
-function startWriter(root: string, ws: Workspace, args: string[]): { kill: () => void; closed: Promise<unknown> } {
-  const child = spawn(process.execPath, [join(root, 'bin', 'canvas.js'), ...args], {
-    env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  const kill = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
-  return { kill, closed };
-}
 
 /** Watch `dir` (made when missing) and call `hit` the first time a name matching `test` appears in it. */
 function watchFor(dir: string, test: (name: string) => boolean, hit: () => void): FSWatcher {
@@ -166,7 +149,7 @@ export async function runRemoteKillTrials(options: RemoteTrialOptions): Promise<
     const started = performance.now();
     for (let w = 0; w < 2; w += 1) {
       const base = (await readCanvas(ws, { ledger: 'c' })).revision;
-      const run = startWriter(options.root, ws, ['insert', 'c', '--into', 'root', '--text', `Warm-up ${w}.`, '--base', base, '--why', `warm-up ${w}`]);
+      const run = startWriter(options.root, ws.root, AUTHOR, ['insert', 'c', '--into', 'root', '--text', `Warm-up ${w}.`, '--base', base, '--why', `warm-up ${w}`]);
       await run.closed;
     }
     const life = (performance.now() - started) / 2;
@@ -175,7 +158,7 @@ export async function runRemoteKillTrials(options: RemoteTrialOptions): Promise<
       const why = `trial ${i}`;
       const before = git(ws.repo, ['rev-parse', 'main']);
       const base = (await readCanvas(ws, { ledger: 'c' })).revision;
-      const run = startWriter(options.root, ws, ['insert', 'c', '--into', 'root', '--text', `Inserted ${i}.`, '--base', base, '--why', why]);
+      const run = startWriter(options.root, ws.root, AUTHOR, ['insert', 'c', '--into', 'root', '--text', `Inserted ${i}.`, '--base', base, '--why', why]);
       const delay = Math.round(rand() * life * 1.1);
       const timer = timing === 'random' ? setTimeout(run.kill, delay) : null;
       const watchers = killAt(timing, ws, bare, run.kill);

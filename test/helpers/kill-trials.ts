@@ -10,6 +10,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startWriter } from '../../bench/lib/kill-group.js';
 import { rng } from '../../bench/lib/random.js';
 import { indexNodes } from '../../src/model/index-nodes.js';
 import { grantRole, revokeRole } from '../../src/store/access-writes.js';
@@ -162,19 +163,7 @@ function runToEnd(root: string, ws: Workspace, args: string[], author: string): 
  * with SIGKILL: after `delay` ms, or the moment a ref lock file appears (the ref update started).
  */
 async function killWriter(root: string, ws: Workspace, args: string[], author: string, timing: Timing, delay: number): Promise<void> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'canvas.js'), ...args], {
-    env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: author },
-    stdio: 'ignore',
-    detached: true,
-  });
-  const closed = new Promise((resolve) => child.on('close', resolve));
-  const kill = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  };
+  const { kill, closed } = startWriter(root, ws.root, author, args);
   if (timing === 'random') {
     const timer = setTimeout(kill, delay);
     await closed;

@@ -1,39 +1,19 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
-import { baseOf, tempWorkspace } from '../helpers/workspace.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+import { pushedCanvases, siteTree } from './site-fixture.js';
 
 // canvas build --from <url|path> [--at <sha>] (docs/remote.md, "CI from the remote"): the site of a
 // bare repository, with no workspace, equals the site of a workspace at the same revision.
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'latin1');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 describe('canvas build --from', () => {
   it('builds a bare repository at its main and at an older commit, byte for byte as a workspace does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-build-from-'));
-    const bare = join(dir, 'shared.git');
-    execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-    const ws = tempWorkspace();
-    expect((await runMain(ws, ['remote', 'set', bare])).code).toBe(0);
-    expect((await runMain(ws, ['create', 'site-a', '--why', 'the first canvas'])).code).toBe(0);
-    const read = await runMain(ws, ['read', 'site-a']);
-    expect((await runMain(ws, ['insert', 'site-a', '--into', 'root', '--text', 'what we know', '--base', baseOf(read.stdout), '--why', 'a finding'])).code).toBe(0);
-    const older = execFileSync('git', ['-C', bare, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).trim();
-    expect((await runMain(ws, ['create', 'site-b', '--why', 'a second canvas, later'])).code).toBe(0);
+    const { bare, ws, older } = await pushedCanvases(dir, 'site-a', 'site-b');
 
     const fromWorkspace = join(dir, 'from-workspace');
     const fromRemote = join(dir, 'from-remote');
@@ -41,7 +21,7 @@ describe('canvas build --from', () => {
     const built = await runMain(null, ['build', '--from', bare, '--out', fromRemote, '--json'], { CANVAS_WORKSPACE: '' });
     expect(built.code, built.stderr).toBe(0);
     expect(JSON.parse(built.stdout).built.sort()).toEqual(['site-a', 'site-b']);
-    expect(tree(fromRemote)).toEqual(tree(fromWorkspace));
+    expect(siteTree(fromRemote)).toEqual(siteTree(fromWorkspace));
 
     // --at: the site as main stood before site-b; a workspace read at that commit agrees.
     const atRemote = join(dir, 'at-remote');

@@ -2,9 +2,9 @@
 // for the streams of a build in a pipe and the same bytes from two processes, and a failed build
 // runs as one for its exit code.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fromHtml } from 'hast-util-from-html';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -13,20 +13,9 @@ import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, runCli } from '../helpers/workspace.js';
-import { exampleWorkspace } from './site-fixture.js';
+import { exampleWorkspace, siteTree } from './site-fixture.js';
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(dir);
-  return out;
-}
+const tree = (dir: string) => siteTree(dir, 'utf8');
 
 const out = () => join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
 

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMain } from '../helpers/run-main.js';
-import { baseOf, ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { ROOT } from '../helpers/workspace.js';
+import { pushedCanvases, siteTree } from './site-fixture.js';
 
 // docs/ci.md's two jobs, run as written against a bare repository with canvases in it: the
 // GitHub Actions workflow step by step (its `run:` commands in bash, the GitHub-only actions stood
@@ -34,30 +34,10 @@ function buildSteps(yaml: string): Array<{ uses: string; with: Record<string, st
   return steps;
 }
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, 'latin1');
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 /** A bare repository two canvases were pushed to, the site a workspace builds of it, and an `npx` that runs this checkout's CLI. */
 async function fixture(): Promise<{ dir: string; bare: string; main: string; site: Record<string, string>; env: NodeJS.ProcessEnv }> {
   const dir = mkdtempSync(join(tmpdir(), 'canvas-ci-doc-'));
-  const bare = join(dir, 'shared.git');
-  execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
-  const ws = tempWorkspace();
-  expect((await runMain(ws, ['remote', 'set', bare])).code).toBe(0);
-  expect((await runMain(ws, ['create', 'ci-a', '--why', 'a canvas CI publishes'])).code).toBe(0);
-  const read = await runMain(ws, ['read', 'ci-a']);
-  expect((await runMain(ws, ['insert', 'ci-a', '--into', 'root', '--text', 'built by CI', '--base', baseOf(read.stdout), '--why', 'a finding'])).code).toBe(0);
-  expect((await runMain(ws, ['create', 'ci-b', '--why', 'a second canvas'])).code).toBe(0);
+  const { bare, ws } = await pushedCanvases(dir, 'ci-a', 'ci-b');
   // The package as npx would run it: whatever precedes the package name is npx's, the rest the CLI's.
   const bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -72,7 +52,7 @@ async function fixture(): Promise<{ dir: string; bare: string; main: string; sit
   const main = execFileSync('git', ['-C', bare, 'rev-parse', 'refs/heads/main'], { encoding: 'utf8' }).trim();
   // What the same CLI builds in the workspace (its build record names the renderer that built it).
   execFileSync(process.execPath, [join(ROOT, 'bin', 'canvas.js'), 'build', '--out', join(dir, 'expected')], { env: { ...env, CANVAS_WORKSPACE: ws.root }, stdio: 'ignore' });
-  return { dir, bare, main, site: tree(join(dir, 'expected')), env };
+  return { dir, bare, main, site: siteTree(join(dir, 'expected')), env };
 }
 
 const bash = (script: string, cwd: string, env: NodeJS.ProcessEnv) => execFileSync('bash', ['-e', '-o', 'pipefail', '-c', script], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -113,7 +93,7 @@ describe('docs/ci.md', () => {
     }
     expect(used).toEqual(['actions/checkout', 'actions/setup-node', 'actions/upload-pages-artifact']);
     expect(artifact).not.toBeNull();
-    expect(tree(artifact!)).toEqual(f.site);
+    expect(siteTree(artifact!)).toEqual(f.site);
     expect(existsSync(join(f.dir, 'artifact.tar'))).toBe(true);
     // The deploy job publishes that artifact, and nothing else.
     expect(yaml.slice(yaml.indexOf('\n  deploy:\n'))).toMatch(/needs: build[\s\S]*uses: actions\/deploy-pages@v\d+\n$/);
@@ -126,7 +106,7 @@ describe('docs/ci.md', () => {
     const latest = join(f.dir, 'job-latest');
     mkdirSync(latest);
     bash(script, latest, { ...f.env, CANVAS_REMOTE: f.bare });
-    expect(tree(join(latest, 'site'))).toEqual(f.site);
+    expect(siteTree(join(latest, 'site'))).toEqual(f.site);
     expect(execFileSync('tar', ['-tzf', join(latest, 'site.tar.gz')], { encoding: 'utf8' })).toContain('./index.html');
     // At the commit before ci-b: the site of that revision.
     const older = execFileSync('git', ['-C', f.bare, 'rev-parse', 'refs/heads/main^'], { encoding: 'utf8' }).trim();
