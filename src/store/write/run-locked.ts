@@ -40,26 +40,30 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
   if (creates) await ensureRepo(ws);
   else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
-  const outcome = await withRepoLock(join(ws.repo, '.git'), async () => {
-    // A repository made before the store kept reflogs, or a clone, starts keeping them now.
-    await keepReflogs(ws.repo);
-    await markBaseRule(ws.repo);
-    const url = await remoteUrl(ws.repo);
-    const rounds = url === null ? 1 : pushRounds();
-    for (let round = 1; ; round++) {
-      const started = performance.now();
-      // With a shared remote the write is checked against the remote's state, and a push someone
-      // else beat is checked again on the state they left (docs/remote.md, "Writes").
-      const remote = url === null ? null : { url, refs: (await reconcile(ws, url)).remote };
-      try {
-        return await lockedOnce(ws, w, creates, remote, fn);
-      } catch (e) {
-        if (!(e instanceof StalePush)) throw e;
-        if (round >= rounds) throw busy(url ?? '');
-        await backOff(round, started);
-      }
+  let url: string | null = null;
+  let outcome: Outcome;
+  for (let round = 1; ; round++) {
+    const started = performance.now();
+    try {
+      outcome = await withRepoLock(join(ws.repo, '.git'), async () => {
+        // A repository made before the store kept reflogs, or a clone, starts keeping them now.
+        await keepReflogs(ws.repo);
+        await markBaseRule(ws.repo);
+        url = await remoteUrl(ws.repo);
+        // With a shared remote the write is checked against the remote's state, and a push someone
+        // else beat is checked again, in a round of its own, on the state they left
+        // (docs/remote.md, "Writes").
+        const remote = url === null ? null : { url, refs: (await reconcile(ws, url)).remote };
+        return lockedOnce(ws, w, creates, remote, fn);
+      });
+      break;
+    } catch (e) {
+      if (!(e instanceof StalePush)) throw e;
+      if (round >= pushRounds()) throw busy(url ?? '');
+      // The wait before the next round is out of the lock: this machine's other writers go first.
+      await backOff(round, started);
     }
-  });
+  }
   // Writing to a canvas makes the writer a watcher (docs/store.md, "Watches and the inbox"):
   // after the lock is let go, and never failing the write that already happened.
   if (outcome.outcome === 'applied' || outcome.outcome === 'proposed') recordWatch(ws, w.author.who, w.ledger, outcome.revision);
