@@ -58,7 +58,11 @@ function batch() {
         parse();
       });
     },
-    close: () => child.stdin.end(),
+    /** End git's input; resolves once git has exited (so its CPU is this process's child's). */
+    close: () => {
+      child.stdin.end();
+      return new Promise((resolve) => (child.exitCode !== null ? resolve() : child.on('close', resolve)));
+    },
   };
 }
 
@@ -77,7 +81,7 @@ for (let depth = 0; depth < plan.edits && heads.some(Boolean); depth += 1) {
   let k = 0;
   heads = heads.map((h) => (h ? previous[k++] : null));
 }
-cat.close();
+const catEnded = cat.close();
 
 /** Bytes of a given length, made of the canvas's document (as a page holds its text). */
 function bytesOf(source, length) {
@@ -101,4 +105,5 @@ refs.forEach(([ledger], i) => {
 });
 write(join(out, 'index.html'), Buffer.alloc(plan.index, 32));
 write(join(out, '.canvas-build.json'), Buffer.alloc(plan.manifest, 32));
+await catEnded;
 process.stdout.write(`floor ${refs.length}\n`);

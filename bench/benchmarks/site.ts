@@ -10,6 +10,7 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { editText } from '../lib/edit-loop.js';
+import { gitCpuLog } from '../lib/git-cpu.js';
 import { GEN_AUTHOR, generateWorkspace, type WorkspaceSpec } from '../lib/generate-workspace.js';
 import { interleave, type Sample, type Stats, stats, type Timed, timeProcess } from '../lib/measure.js';
 import { historyWorkspace, siteWorkspaces } from '../lib/workspaces.js';
@@ -17,14 +18,18 @@ import { historyWorkspace, siteWorkspaces } from '../lib/workspaces.js';
 const TIME = '/usr/bin/time';
 const PAGES = ['index.html', 'comment.md', 'prompt.txt'];
 
-/** One timed `canvas build`, with the process's peak memory (KiB) when GNU time is there. */
+/**
+ * One timed `canvas build`, with the process's peak memory (KiB) when GNU time is there; its CPU
+ * includes its git processes' (its batch ends after it, uncounted by `time`: bench/lib/git-cpu.ts).
+ */
 function build(ctx: BenchContext, env: NodeJS.ProcessEnv, out: string, flags: string[] = []): Timed & { maxKiB: number | null } {
   const [node, pre] = cliCommand(ctx);
   const argv = [...pre, 'build', '--out', out, ...flags];
   if (!existsSync(TIME)) return { ...timeProcess(node, argv, { env }), maxKiB: null };
-  const r = timeProcess(TIME, ['-f', '%M', node, ...argv], { env });
+  const git = gitCpuLog(join(ctx.scratch, 'site-git'), env)!;
+  const r = timeProcess(TIME, ['-f', '%M', node, ...argv], { env: git.env });
   const kib = Number(r.stderr.trim().split('\n').pop());
-  return { ...r, maxKiB: Number.isFinite(kib) ? kib : null };
+  return { ...r, cpuMs: r.cpuMs + git.read().cpuMs, maxKiB: Number.isFinite(kib) ? kib : null };
 }
 
 function expectBuilt(r: Timed, built: number, unchanged: number, what: string): void {
