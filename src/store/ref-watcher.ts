@@ -1,5 +1,5 @@
-import { existsSync, type FSWatcher, watch } from 'node:fs';
-import { join } from 'node:path';
+import { type FSWatcher, statSync, watch } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { listCanvases } from './list-canvases.js';
 import type { Workspace } from './workspace.js';
 
@@ -21,19 +21,21 @@ interface WatchTimings {
 /**
  * The one watcher of a repository's canvas refs (docs/serve.md, "Live"; docs/mcp.md,
  * "Resources and subscriptions"): every open page of `canvas serve`, and every subscribed canvas
- * of the MCP server, learns from one per process, none polls. It watches the folders git rewrites when a write moves `main` and
- * `refs/canvas/<ledger>` (`.git/refs/heads`, `.git/refs/canvas`, and `.git` itself for
- * `packed-refs`), reads the refs once per burst of events (one `git for-each-ref`), and tells
- * each listener which canvases moved. Reads never overlap: a burst during a read is read after
- * it. A slow fallback read (every `rescanMs`) covers what a file watch cannot see: a repository
- * made after the server started, or a watched folder replaced.
+ * of the MCP server, learns from one per process, none polls. It watches the folders git rewrites
+ * when a write moves `main` and `refs/canvas/<ledger>` (`.git/refs/heads`, `.git/refs/canvas`,
+ * `.git/refs`, and `.git` itself for `packed-refs`), and the folders above the repository for the
+ * one name on the way to it, so a repository made after the start, or a `.git` or refs folder
+ * replaced, is watched again at its first event; it reads the refs once per burst of events (one
+ * `git for-each-ref`) and tells each listener which canvases moved. Reads never overlap: a burst
+ * during a read is read after it. A slow fallback read (every `rescanMs`) covers what no file
+ * event tells (a file system without them).
  *
  * One owner, one lifecycle: {@link RefWatcher.start} once, {@link RefWatcher.close} once.
  */
 export class RefWatcher {
   private readonly known = new Map<string, string>();
   private readonly listeners = new Set<(changes: RefChange[]) => void>();
-  private readonly watchers = new Map<string, FSWatcher>();
+  private readonly watchers = new Map<string, { w: FSWatcher; id: string }>();
   private settle: NodeJS.Timeout | null = null;
   private rescan: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
@@ -80,29 +82,65 @@ export class RefWatcher {
   /** Stop watching; listeners hear nothing more. */
   close(): void {
     this.closed = true;
-    for (const w of this.watchers.values()) w.close();
+    for (const { w } of this.watchers.values()) w.close();
     this.watchers.clear();
     if (this.settle) clearTimeout(this.settle);
     if (this.rescan) clearInterval(this.rescan);
     this.listeners.clear();
   }
 
-  /** Watch each folder that exists and is not watched yet (a folder may appear later). */
-  private arm(): void {
+  /**
+   * The folders watched, each with the one name in it that matters (null: every name). The
+   * repository's folders are watched whole; its parents (the workspace root and `state`) only for
+   * the next folder on the way, so a repository made or replaced after the start is seen.
+   */
+  private folders(): Array<[string, string | null]> {
     const git = join(this.ws.repo, '.git');
-    for (const dir of [git, join(git, 'refs', 'heads'), join(git, 'refs', 'canvas')]) {
-      if (this.watchers.has(dir) || !existsSync(dir)) continue;
+    const state = dirname(this.ws.repo);
+    return [
+      [dirname(state), basename(state)],
+      [state, basename(this.ws.repo)],
+      [this.ws.repo, '.git'],
+      [git, null],
+      [join(git, 'refs'), null],
+      [join(git, 'refs', 'heads'), null],
+      [join(git, 'refs', 'canvas'), null],
+    ];
+  }
+
+  /**
+   * Watch each folder that exists and is not watched yet, and watch again each one that was
+   * replaced since it was watched (a file watch follows the folder it was opened on, not its path):
+   * a folder is known by its inode and birth time. A folder that is gone is let go.
+   */
+  private arm(): void {
+    for (const [dir, only] of this.folders()) {
+      let id: string;
       try {
-        const w = watch(dir, () => this.poke());
-        w.on('error', () => {
-          w.close();
-          this.watchers.delete(dir);
-        });
-        this.watchers.set(dir, w);
+        const st = statSync(dir, { bigint: true });
+        if (!st.isDirectory()) throw new Error('not a folder');
+        id = `${st.ino}:${st.birthtimeNs}`;
       } catch {
-        // Gone between the check and the watch: the fallback read will arm it.
+        this.unwatch(dir);
+        continue;
+      }
+      if (this.watchers.get(dir)?.id === id) continue;
+      this.unwatch(dir);
+      try {
+        const w = watch(dir, (_event, name) => {
+          if (only === null || name === null || name === only) this.poke();
+        });
+        w.on('error', () => this.unwatch(dir));
+        this.watchers.set(dir, { w, id });
+      } catch {
+        // Gone between the check and the watch: the next event or the fallback read arms it.
       }
     }
+  }
+
+  private unwatch(dir: string): void {
+    this.watchers.get(dir)?.w.close();
+    this.watchers.delete(dir);
   }
 
   private read(): Promise<void> {

@@ -1,6 +1,9 @@
 // The one ref watcher of canvas serve and the MCP server (docs/serve.md, "Live"): a write is reported once with the
 // revisions it moved between, a canvas made after the watcher started (in a workspace that had no
 // repository yet) is found by the fallback read, and a closed watcher reports nothing more.
+import { execFileSync } from 'node:child_process';
+import { cpSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
@@ -52,4 +55,51 @@ describe('RefWatcher', () => {
     await new Promise((r) => setTimeout(r, 120));
     expect(heard).toEqual([]);
   });
+});
+
+// What a file watch alone must see, with the fallback read put off for an hour: a change told
+// here was told by file events (docs/mcp.md, "Resources and subscriptions": within a second).
+describe('RefWatcher without its fallback read', () => {
+  const HOUR = 3_600_000;
+
+  it('sees the repository made after it started in an empty workspace', async () => {
+    const ws = tempWorkspace();
+    const w = new RefWatcher(ws, { rescanMs: HOUR });
+    await w.start();
+    try {
+      const first = nextChanges(w);
+      const c = await createCanvas(ws, { ledger: 'fresh', why: 'the first canvas of the workspace', author: AUTHOR });
+      if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+      expect(await first).toEqual([{ ledger: 'fresh', from: null, to: c.revision }]);
+    } finally {
+      w.close();
+    }
+  }, 20_000);
+
+  it('watches a replaced .git folder, and refs written by git pack-refs and after', async () => {
+    const ws = tempWorkspace();
+    const c = await createCanvas(ws, { ledger: 'moved', why: 'a canvas whose repository is replaced', author: AUTHOR });
+    if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+    const w = new RefWatcher(ws, { rescanMs: HOUR });
+    await w.start();
+    try {
+      // The repository put back from a copy, as a restore would: the folders watched are gone.
+      const git = join(ws.repo, '.git');
+      cpSync(git, `${git}.copy`, { recursive: true });
+      rmSync(git, { recursive: true });
+      renameSync(`${git}.copy`, git);
+      const second = nextChanges(w);
+      const i = await insertNode(ws, { ledger: 'moved', into: 'root', payload: { text: 'Seen.' }, base: c.revision, why: 'a write into the new folder', author: AUTHOR });
+      if (i.outcome !== 'applied') throw new Error(JSON.stringify(i));
+      expect(await second).toEqual([{ ledger: 'moved', from: c.revision, to: i.revision }]);
+      // Every loose ref moved into packed-refs (their folders emptied), then a write.
+      execFileSync('git', ['-C', ws.repo, 'pack-refs', '--all']);
+      const third = nextChanges(w);
+      const j = await insertNode(ws, { ledger: 'moved', into: 'root', payload: { text: 'Seen again.' }, base: i.revision, why: 'a write after pack-refs', author: AUTHOR });
+      if (j.outcome !== 'applied') throw new Error(JSON.stringify(j));
+      expect(await third).toEqual([{ ledger: 'moved', from: i.revision, to: j.revision }]);
+    } finally {
+      w.close();
+    }
+  }, 20_000);
 });
