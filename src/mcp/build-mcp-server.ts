@@ -1,10 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
 import { readPackageVersion } from '../store/read-package-version.js';
 import { resolveWorkspace } from '../store/workspace.js';
 import { guardMessages } from './guard-messages.js';
+import { type CallOrder, orderCalls } from './order-calls.js';
 import type { ServerContext } from './server-context.js';
 
 /** Options of `createMcpServer` and `startMcpServer`. */
@@ -20,7 +21,7 @@ export interface CanvasServerOptions {
 /** A built server and a way to wait until no tool call is in flight. */
 export interface BuiltServer {
   server: McpServer;
-  /** Resolves once every tool call received so far has been answered. */
+  /** Resolves once every call received so far has been answered (a held call included). */
   idle: () => Promise<void>;
 }
 
@@ -83,6 +84,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
       inFlight.add(call);
       return call.finally(() => inFlight.delete(call));
     },
+    reads: new Set(),
   };
   registerReadTools(server, ctx);
   registerWriteTools(server, ctx);
@@ -97,11 +99,17 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   // Every transport the server is connected to refuses hostile requests before the SDK parses
   // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
   // handler by then, and nothing has been read yet.
+  // Then the calls of the connection are ordered (order-calls.ts): a call that changes anything
+  // waits for the calls read before it, and the calls read after it wait for its answer.
   const connect = server.connect.bind(server);
+  const orders: CallOrder[] = [];
+  const changes = (r: JSONRPCRequest) =>
+    r.method === 'tools/call' ? !ctx.reads.has(String((r.params as { name?: unknown } | undefined)?.name)) : r.method !== 'resources/list' && r.method !== 'resources/templates/list';
   server.connect = async (transport) => {
     const start = transport.start.bind(transport);
     transport.start = async () => {
       guardMessages(transport);
+      orders.push(orderCalls(transport, changes));
       await start();
     };
     await connect(transport);
@@ -122,8 +130,8 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     for (;;) {
       // First let the SDK start every call already read and write every answer already made.
       await new Promise((resolve) => setImmediate(resolve));
-      if (inFlight.size === 0) return;
-      await Promise.allSettled([...inFlight]);
+      if (inFlight.size === 0 && orders.every((o) => o.pending() === 0)) return;
+      await Promise.allSettled([...inFlight, ...orders.map((o) => o.drained())]);
     }
   };
   return { server, idle };

@@ -49,6 +49,11 @@ export interface CanvasToolSpec<Args extends z.ZodRawShape, Value extends object
   annotations: CanvasToolAnnotations;
   /** The text content made from the value (default: its JSON). */
   text?: (value: Value) => string;
+  /**
+   * True for a read that makes the caller a watcher: it changes no canvas but writes the
+   * caller's state, so its calls are ordered as a write's (docs/mcp.md, "Order of calls").
+   */
+  watches?: true;
 }
 
 /** The four outcomes, as a write tool's result shapes. */
@@ -75,6 +80,7 @@ export function registerCanvasTool<Args extends z.ZodRawShape, Value extends obj
   const shapes: readonly [z.ZodObject, ...z.ZodObject[]] = spec.result === 'outcome' ? OUTCOMES : spec.result;
   const outcomes = spec.result === 'outcome';
   const text = spec.text ?? ((value: Value) => JSON.stringify(value));
+  if (spec.annotations.readOnlyHint && !spec.watches) ctx.reads.add(name);
   const answer = async (args: z.output<z.ZodObject<Args>> & { workspace: string }): Promise<CallToolResult> => {
     let value: Value;
     try {

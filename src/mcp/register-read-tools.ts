@@ -50,6 +50,7 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
       },
       result: [ReadResultSchema],
       annotations: READ,
+      watches: true,
       text: (r: { revision: string; xml: string }) => `Canvas-Base: ${r.revision}\n${r.xml}`,
     },
     async ({ ledger, at, id, type }) => {

@@ -9,4 +9,9 @@ export interface ServerContext {
   who: string;
   /** Count a tool call in flight, so the server answers every call before it closes. */
   track: (call: Promise<CallToolResult>) => Promise<CallToolResult>;
+  /**
+   * The tools that change nothing, the caller's own state included: calls to them run side by
+   * side; every other call is ordered (docs/mcp.md, "Order of calls").
+   */
+  reads: Set<string>;
 }
