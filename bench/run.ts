@@ -12,6 +12,7 @@ import { inboxBench } from './benchmarks/inbox.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { libraryImport } from './benchmarks/library.js';
 import { cliList } from './benchmarks/list.js';
+import { notifyBench } from './benchmarks/notify.js';
 import { cliRender, pageRender } from './benchmarks/projections.js';
 import { cliRead, historyBench } from './benchmarks/reads.js';
 import { searchBench } from './benchmarks/search.js';
@@ -45,6 +46,7 @@ const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<Bench
   { key: 'list', run: cliList },
   { key: 'search', run: searchBench },
   { key: 'inbox', run: inboxBench },
+  { key: 'notify', run: notifyBench },
   { key: 'writers', run: concurrentWriters },
   { key: 'remote', run: remoteWrites },
   { key: 'serve', run: serveBench },
