@@ -8,9 +8,9 @@ import { removeQuietly } from './remove-quietly.js';
  * cache"): a write that fails (a full disk) leaves the file as it was and fails nothing else.
  *
  * @param path - the cache file
- * @param text - its new content
+ * @param text - its new content (text, or bytes)
  */
-export function saveCacheFile(path: string, text: string): void {
+export function saveCacheFile(path: string, text: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true });

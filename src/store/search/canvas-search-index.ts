@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
-import MiniSearch, { type Options, type SearchResult } from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import { NODE_TYPES, type Canvas, type CanvasNode, type NodeType } from '../../model/types.js';
 import { saveCacheFile } from '../save-cache-file.js';
+import type { CanvasPostings } from './canvas-postings.js';
 import { nodeSearchText } from './node-search-text.js';
 import { searchTerms } from './search-terms.js';
 
@@ -10,7 +11,7 @@ import { searchTerms } from './search-terms.js';
 const FORMAT = 1;
 
 /** A node as the index holds it: its id, type and search text, in document order. */
-export interface IndexedNode {
+interface IndexedNode {
   id: string;
   type: NodeType;
   text: string;
@@ -18,8 +19,8 @@ export interface IndexedNode {
 
 /**
  * The search index of one canvas at one revision (docs/search.md, "The index cache"), as it is
- * kept in `.git/canvas-cache/search/<ledger>.json`: the nodes, the sorted set of their terms (to
- * tell cheaply whether the canvas can match a query at all) and the MiniSearch index, serialized.
+ * kept in `.git/canvas-cache/search/<ledger>.json`: the nodes, the sorted set of their terms and
+ * the MiniSearch index, serialized.
  */
 interface CanvasSearchFile {
   format: typeof FORMAT;
@@ -28,6 +29,15 @@ interface CanvasSearchFile {
   terms: string[];
   nodes: IndexedNode[];
   index: string;
+}
+
+/** What MiniSearch's serialized index holds that BM25+ reads (its `toJSON()`, version 2). */
+interface SerializedIndex {
+  documentCount: number;
+  documentIds: Record<string, string>;
+  fieldLength: Record<string, number[]>;
+  averageFieldLength: number[];
+  index: Array<[string, Record<string, Record<string, number>>]>;
 }
 
 /** What the index is built with: one field, words split and lower-cased as the snippet splits them. */
@@ -39,23 +49,25 @@ const OPTIONS: Options<IndexedNode> = {
   processTerm: (term) => term,
 };
 
+/** A file's identity as the workspace index records it: a rewrite or a replacement changes it. */
+export function fileStamp(s: Stats): string {
+  return `${s.ino}:${s.size}:${s.ctimeMs}`;
+}
+
 /** The search index of one canvas at one revision: cached or just built. */
 export class CanvasSearchIndex {
-  private loaded: MiniSearch<IndexedNode> | null = null;
-  private readonly byId: Map<string, { node: IndexedNode; order: number }>;
-
   private constructor(
     readonly ledger: string,
     readonly revision: string,
     private readonly terms: readonly string[],
-    readonly nodes: readonly IndexedNode[],
+    private readonly nodes: readonly IndexedNode[],
     private readonly serialized: string,
-  ) {
-    this.byId = new Map(nodes.map((node, order) => [node.id, { node, order }]));
-  }
+    private readonly parsed: SerializedIndex | null,
+    private stamp: string,
+  ) {}
 
   /**
-   * Index a canvas: every node, sections included, in document order.
+   * Index a canvas with MiniSearch: every node, sections included, in document order.
    *
    * @param canvas - the canvas at `revision`
    * @param revision - its revision
@@ -72,9 +84,8 @@ export class CanvasSearchIndex {
     const mini = new MiniSearch<IndexedNode>(OPTIONS);
     mini.addAll(nodes);
     const terms = [...new Set(nodes.flatMap((n) => searchTerms(n.text)))].sort();
-    const built = new CanvasSearchIndex(canvas.ledger, revision, terms, nodes, JSON.stringify(mini));
-    built.loaded = mini;
-    return built;
+    const parsed = mini.toJSON() as unknown as SerializedIndex;
+    return new CanvasSearchIndex(canvas.ledger, revision, terms, nodes, JSON.stringify(parsed), parsed, '');
   }
 
   /**
@@ -88,14 +99,19 @@ export class CanvasSearchIndex {
    * @param revision - the canvas's current revision
    */
   static cached(gitDir: string, ledger: string, revision: string): CanvasSearchIndex | null {
+    let fd: number | null = null;
     try {
-      const f = JSON.parse(readFileSync(CanvasSearchIndex.path(gitDir, ledger), 'utf8')) as CanvasSearchFile;
+      fd = openSync(CanvasSearchIndex.path(gitDir, ledger), 'r');
+      const stamp = fileStamp(fstatSync(fd));
+      const f = JSON.parse(readFileSync(fd, 'utf8')) as CanvasSearchFile;
       if (f.format !== FORMAT || f.ledger !== ledger || f.revision !== revision || typeof f.index !== 'string') return null;
       if (!Array.isArray(f.terms) || !f.terms.every((t) => typeof t === 'string')) return null;
       if (!Array.isArray(f.nodes) || !f.nodes.every(isIndexedNode)) return null;
-      return new CanvasSearchIndex(ledger, revision, f.terms, f.nodes, f.index);
+      return new CanvasSearchIndex(ledger, revision, f.terms, f.nodes, f.index, null, stamp);
     } catch {
       return null;
+    } finally {
+      if (fd !== null) closeSync(fd);
     }
   }
 
@@ -107,44 +123,53 @@ export class CanvasSearchIndex {
   /** Write this index to its cache file (only a cache: a write that fails changes nothing else). */
   save(gitDir: string): void {
     const file: CanvasSearchFile = { format: FORMAT, ledger: this.ledger, revision: this.revision, terms: [...this.terms], nodes: [...this.nodes], index: this.serialized };
-    saveCacheFile(CanvasSearchIndex.path(gitDir, this.ledger), JSON.stringify(file));
+    const path = CanvasSearchIndex.path(gitDir, this.ledger);
+    saveCacheFile(path, JSON.stringify(file));
+    const s = statSync(path, { throwIfNoEntry: false });
+    this.stamp = s ? fileStamp(s) : '';
   }
 
   /**
-   * Whether some node can hold every term: each but the last as a whole word, the last as a word
-   * or the start of one (binary searches in the sorted terms; no index is loaded).
+   * What BM25+ over this canvas needs, from its MiniSearch index: the document count, the average
+   * field length, each node's field length and, for each word, the nodes holding it and how often.
    *
-   * @param terms - the query's terms, at least one
+   * @throws Error when the serialized index does not load or does not fit the nodes (a corrupt
+   *   cache: the caller rebuilds)
    */
-  mayMatch(terms: readonly string[]): boolean {
-    return terms.every((t, i) => {
-      const at = lowerBound(this.terms, t);
-      const found = this.terms[at];
-      return found !== undefined && (i === terms.length - 1 ? found.startsWith(t) : found === t);
-    });
-  }
-
-  /**
-   * The nodes holding every term (the last also as a prefix), by MiniSearch's BM25 score.
-   *
-   * @param query - the query as given
-   * @param types - only nodes of these types, or null for all
-   * @returns MiniSearch's results (id, score, the matched terms); empty when none
-   * @throws Error when the cached index does not load (a corrupt cache: the caller rebuilds)
-   */
-  search(query: string, types: ReadonlySet<NodeType> | null): SearchResult[] {
-    this.loaded ??= MiniSearch.loadJSON<IndexedNode>(this.serialized, OPTIONS);
-    return this.loaded.search(query, {
-      combineWith: 'AND',
-      prefix: (_term, i, all) => i === all.length - 1,
-      fuzzy: false,
-      ...(types ? { filter: (r: SearchResult) => types.has(this.byId.get(String(r.id))?.node.type as NodeType) } : {}),
-    });
-  }
-
-  /** A node of this index and its place in document order, or undefined. */
-  node(id: string): { node: IndexedNode; order: number } | undefined {
-    return this.byId.get(id);
+  postings(): CanvasPostings {
+    const s = this.parsed ?? (JSON.parse(this.serialized) as SerializedIndex);
+    const place = new Map(this.nodes.map((n, i) => [n.id, i]));
+    const short = new Map<string, number>();
+    const lengths: number[] = new Array<number>(this.nodes.length).fill(-1);
+    for (const [sid, id] of Object.entries(s.documentIds)) {
+      const at = place.get(id);
+      const len = s.fieldLength[sid]?.[0];
+      if (at === undefined || typeof len !== 'number') throw new Error(`the search index of ${this.ledger} names a node it does not hold`);
+      short.set(sid, at);
+      lengths[at] = len;
+    }
+    // A canvas without a node has no average (MiniSearch's is an empty list): nothing reads it.
+    const average = this.nodes.length === 0 ? 0 : s.averageFieldLength[0];
+    if (lengths.includes(-1) || s.documentCount !== this.nodes.length || typeof average !== 'number') throw new Error(`the search index of ${this.ledger} does not fit its nodes`);
+    const terms = new Map<string, number[]>();
+    for (const [term, fields] of s.index) {
+      const flat: number[] = [];
+      for (const [sid, tf] of Object.entries(fields['0'] ?? {})) {
+        const at = short.get(sid);
+        if (at === undefined || typeof tf !== 'number') throw new Error(`the search index of ${this.ledger} names a node it does not hold`);
+        flat.push(at, tf);
+      }
+      if (flat.length > 0) terms.set(term, flat);
+    }
+    return {
+      ledger: this.ledger,
+      revision: this.revision,
+      stamp: this.stamp,
+      documentCount: s.documentCount,
+      averageFieldLength: average,
+      nodes: this.nodes.map((n, i) => ({ ...n, fieldLength: lengths[i]! })),
+      terms,
+    };
   }
 }
 
@@ -152,15 +177,4 @@ function isIndexedNode(n: unknown): n is IndexedNode {
   if (typeof n !== 'object' || n === null) return false;
   const o = n as Record<string, unknown>;
   return typeof o.id === 'string' && typeof o.text === 'string' && (NODE_TYPES as readonly unknown[]).includes(o.type);
-}
-
-function lowerBound(sorted: readonly string[], t: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

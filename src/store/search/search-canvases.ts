@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError, type ErrorCode } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
@@ -8,9 +9,12 @@ import { readAccess } from '../read-access.js';
 import { RepoReader } from '../repo-reader.js';
 import { roleOf } from '../role.js';
 import type { Workspace } from '../workspace.js';
-import { CanvasSearchIndex } from './canvas-search-index.js';
+import type { CanvasPostings } from './canvas-postings.js';
+import { CanvasSearchIndex, fileStamp } from './canvas-search-index.js';
+import { rankNodes } from './rank-nodes.js';
 import { searchSnippet } from './search-snippet.js';
 import { phraseAt, searchTerms } from './search-terms.js';
+import { WorkspaceSearchIndex } from './workspace-search-index.js';
 
 /** How many hits a search returns unless told otherwise. */
 const DEFAULT_SEARCH_LIMIT = 20;
@@ -71,7 +75,15 @@ export interface SearchResponse {
   failures: SearchFailure[];
 }
 
-interface Ranked extends SearchHit {
+/** A match before its snippet is cut: enough to rank it. */
+interface Ranked {
+  ledger: string;
+  node: string;
+  type: NodeType;
+  text: string;
+  phrase: boolean;
+  score: number;
+  revision: string;
   order: number;
 }
 
@@ -94,57 +106,109 @@ function checkRequest(request: SearchRequest): { terms: string[]; types: Set<Nod
   return { terms, types, limit };
 }
 
+/** The workspace index to search and which of its canvases to search, with what building it cost. */
+interface Searchable {
+  index: WorkspaceSearchIndex;
+  allowed: Uint8Array;
+  indexed: number;
+  failures: SearchFailure[];
+}
+
+/** A cache file's stamp now, or '' when there is none. */
+function stampOf(path: string): string {
+  const s = statSync(path, { throwIfNoEntry: false });
+  return s ? fileStamp(s) : '';
+}
+
+/** A cached canvas index's postings, or null when it does not load (only a cache: it is rebuilt). */
+function loadable(cached: CanvasSearchIndex | null): CanvasPostings | null {
+  try {
+    return cached?.postings() ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The index of each canvas at its revision: cached, or read in one round through the open batch,
- * parsed and checked as every read does, indexed and cached. A canvas whose bytes cannot be read
- * is a failure.
+ * The postings of canvases the workspace index does not hold current: from each canvas's own
+ * cache file, or read in one round through the open batch, parsed and checked as every read
+ * does, indexed and cached. A canvas whose bytes cannot be read is a failure.
  */
-async function indexesOf(reader: RepoReader, refs: readonly CanvasRef[], fresh: ReadonlySet<string>): Promise<{ indexes: CanvasSearchIndex[]; indexed: number; failures: SearchFailure[] }> {
+async function postingsOf(reader: RepoReader, refs: readonly CanvasRef[]): Promise<{ parts: CanvasPostings[]; indexed: number; failures: SearchFailure[] }> {
   const gitDir = join(reader.ws.repo, '.git');
-  const indexes: CanvasSearchIndex[] = [];
+  const parts: CanvasPostings[] = [];
   const misses: CanvasRef[] = [];
   for (const r of refs) {
-    const hit = fresh.has(r.ledger) ? null : CanvasSearchIndex.cached(gitDir, r.ledger, r.revision);
-    if (hit) indexes.push(hit);
+    const part = loadable(CanvasSearchIndex.cached(gitDir, r.ledger, r.revision));
+    if (part) parts.push(part);
     else misses.push(r);
   }
   const failures: SearchFailure[] = [];
-  const blobs = await reader.files(misses.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  const blobs = misses.length === 0 ? [] : await reader.files(misses.map((r) => [r.revision, `${r.ledger}.xml`] as const));
   misses.forEach((r, i) => {
     try {
       const bytes = blobs[i];
       if (!bytes) throw new CanvasError('INTERNAL', `canvas ${r.ledger} has no document at its revision ${r.revision}`, 'run `canvas verify`', { ledger: r.ledger });
       const index = CanvasSearchIndex.build(cachedCanvasTree(gitDir, r.ledger, bytes), r.revision);
       index.save(gitDir);
-      indexes.push(index);
+      parts.push(index.postings());
     } catch (e) {
       if (!(e instanceof CanvasError)) throw e;
       failures.push({ ledger: r.ledger, revision: r.revision, error: { code: e.code, message: e.message } });
     }
   });
-  return { indexes, indexed: misses.length - failures.length, failures };
+  return { parts, indexed: misses.length - failures.length, failures };
 }
 
-function hitsOf(index: CanvasSearchIndex, query: string, terms: readonly string[], types: ReadonlySet<NodeType> | null): Ranked[] {
-  return index.search(query, types).flatMap((r) => {
-    const found = index.node(String(r.id));
-    if (!found) return [];
-    const { node, order } = found;
-    const snippet = searchSnippet(node.text, new Set(r.terms), terms);
-    return [
-      {
-        ledger: index.ledger,
-        node: node.id,
-        type: node.type,
-        revision: index.revision,
-        phrase: phraseAt(searchTerms(node.text), terms) >= 0,
-        score: r.score,
-        snippet: snippet.text,
-        marks: snippet.marks,
-        order,
-      },
-    ];
-  });
+/**
+ * The workspace index holding every canvas searched at its revision (docs/search.md, "The index
+ * cache"): the cached one when it holds each of them at its revision with its cache file as it
+ * was merged; else the canvases it lacks are taken from their own cache files or indexed afresh,
+ * merged with the ones it holds, and (when every canvas is searched) written back. With `saved`
+ * null the cached file is not believed.
+ */
+async function searchable(reader: RepoReader, refs: readonly CanvasRef[], whole: boolean, saved: WorkspaceSearchIndex | null): Promise<Searchable> {
+  const gitDir = join(reader.ws.repo, '.git');
+  const current = new Set<number>();
+  const stale: CanvasRef[] = [];
+  for (const r of refs) {
+    const held = saved?.canvas(r.ledger);
+    if (held && held.revision === r.revision && held.stamp !== '' && held.stamp === stampOf(CanvasSearchIndex.path(gitDir, r.ledger))) current.add(held.at);
+    else stale.push(r);
+  }
+  const { parts, indexed, failures } = await postingsOf(reader, stale);
+  if (saved && parts.length === 0) {
+    const allowed = new Uint8Array(saved.canvasCount);
+    for (const c of current) allowed[c] = 1;
+    return { index: saved, allowed, indexed, failures };
+  }
+  const all = [...(saved ? saved.extract(current) : []), ...parts].sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
+  const index = WorkspaceSearchIndex.merge(all);
+  if (whole && parts.length > 0) index.save(gitDir);
+  return { index, allowed: new Uint8Array(index.canvasCount).fill(1), indexed, failures };
+}
+
+/** The matches of a query, best first, each with whether it holds the phrase. */
+function rankedOf(s: Searchable, terms: readonly string[], types: ReadonlySet<NodeType> | null): Ranked[] {
+  const ranked: Ranked[] = [];
+  for (const m of rankNodes(s.index, terms, s.allowed)) {
+    const node = s.index.node(m.node);
+    if (types && !types.has(node.type)) continue;
+    const canvas = s.index.canvasAt(m.node);
+    const { ledger, revision } = s.index.canvasOf(canvas);
+    ranked.push({ ledger, revision, node: node.id, type: node.type, text: node.text, phrase: phraseAt(searchTerms(node.text), terms) >= 0, score: m.score, order: s.index.orderOf(m.node) });
+  }
+  return ranked.sort(byRank);
+}
+
+/**
+ * The words of a node's text the query matched, as MiniSearch reports them: each word but the
+ * last as it is, and every word of the text that starts with the last.
+ */
+function matchedIn(text: string, terms: readonly string[]): Set<string> {
+  const whole = new Set(terms.slice(0, -1));
+  const last = terms[terms.length - 1]!;
+  return new Set(searchTerms(text).filter((t) => whole.has(t) || t.startsWith(last)));
 }
 
 /** The canvases a who holds a role on, in the order given. */
@@ -197,24 +261,21 @@ export async function searchCanvases(ws: Workspace, request: SearchRequest): Pro
   const reader = new RepoReader(ws);
   try {
     const refs = request.who === undefined ? named : await readableBy(reader, named, request.who);
-    const { indexes, indexed, failures } = await indexesOf(reader, refs, new Set());
-    const ranked: Ranked[] = [];
-    let again = 0;
-    for (const index of indexes) {
-      if (!index.mayMatch(terms)) continue;
-      try {
-        ranked.push(...hitsOf(index, request.query, terms, types));
-      } catch {
-        // The cached index did not load: only a cache; this canvas is indexed again from its bytes.
-        const rebuilt = await indexesOf(reader, [{ ledger: index.ledger, revision: index.revision }], new Set([index.ledger]));
-        failures.push(...rebuilt.failures);
-        again += rebuilt.indexed;
-        for (const i of rebuilt.indexes) if (i.mayMatch(terms)) ranked.push(...hitsOf(i, request.query, terms, types));
-      }
+    const whole = refs.length === all.length;
+    let s = await searchable(reader, refs, whole, WorkspaceSearchIndex.load(join(ws.repo, '.git')));
+    let ranked: Ranked[];
+    try {
+      ranked = rankedOf(s, terms, types);
+    } catch {
+      // The cached workspace index named a node it does not hold: only a cache, merged again.
+      s = await searchable(reader, refs, whole, null);
+      ranked = rankedOf(s, terms, types);
     }
-    ranked.sort(byRank);
-    const hits = ranked.slice(0, limit).map(({ order: _order, ...hit }) => hit);
-    return { query: request.query, terms, total: ranked.length, hits, canvases: refs.length, indexed: indexed + again, failures };
+    const hits = ranked.slice(0, limit).map((r): SearchHit => {
+      const snippet = searchSnippet(r.text, matchedIn(r.text, terms), terms);
+      return { ledger: r.ledger, node: r.node, type: r.type, revision: r.revision, phrase: r.phrase, score: r.score, snippet: snippet.text, marks: snippet.marks };
+    });
+    return { query: request.query, terms, total: ranked.length, hits, canvases: refs.length, indexed: s.indexed, failures: s.failures };
   } finally {
     reader.close();
   }
