@@ -11,8 +11,9 @@ import type { Canvas } from '../../src/model/types.js';
 import { openCanvas } from '../../src/store/canvas-lifecycle.js';
 import { CanvasSearchIndex } from '../../src/store/search/canvas-search-index.js';
 import { searchCanvases } from '../../src/store/search/search-canvases.js';
+import { phraseMatcher } from '../../src/store/search/phrase-matcher.js';
 import { rankNodes } from '../../src/store/search/rank-nodes.js';
-import { searchTerms } from '../../src/store/search/search-terms.js';
+import { phraseAt, searchTerms } from '../../src/store/search/search-terms.js';
 import { WorkspaceSearchIndex } from '../../src/store/search/workspace-search-index.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
@@ -112,5 +113,22 @@ describe('the workspace search index file', () => {
       expect(await searchCanvases(ws, { query: 'proxy' })).toEqual({ ...good, indexed: 0 });
       expect(readFileSync(path).equals(bytes)).toBe(true);
     }
+  });
+});
+
+describe('the phrase test', () => {
+  it('answers as splitting the text does, over capitals, marks, digits, symbols and a capital sigma', () => {
+    const r = rng(11);
+    const pieces = ['Proxy', 'proxy', 'IDLE', 'idle', 'idler', 'Ⅻ', 'ⅻ', 'İstanbul', 'i̇stanbul', 'ΟΔΟΣ', 'οδος', 'ὈΔΌΣ', 'Ⓐ', 'naïve', 'a.b', '3', '30', '(x)', '**', ' ', ', ', '-', '\n', '…', "'"];
+    let agreed = 0;
+    for (let i = 0; i < 1000; i += 1) {
+      const text = Array.from({ length: Math.floor(r() * 10) }, () => pieces[Math.floor(r() * pieces.length)]).join(r() < 0.3 ? '' : ' ');
+      const words = searchTerms(Array.from({ length: 1 + Math.floor(r() * 3) }, () => pieces[Math.floor(r() * pieces.length)]).join(' '));
+      if (words.length === 0) continue;
+      const phrase = r() < 0.5 ? words : words.map((w, k) => (k === words.length - 1 ? w.slice(0, 1 + Math.floor(r() * w.length)) : w));
+      expect(phraseMatcher(phrase)(text), `${JSON.stringify(phrase)} in ${JSON.stringify(text)}`).toBe(phraseAt(searchTerms(text), phrase) >= 0);
+      if (phraseAt(searchTerms(text), phrase) >= 0) agreed += 1;
+    }
+    expect(agreed).toBeGreaterThan(30);
   });
 });

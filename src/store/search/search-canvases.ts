@@ -13,7 +13,8 @@ import type { CanvasPostings } from './canvas-postings.js';
 import { CanvasSearchIndex, fileStamp } from './canvas-search-index.js';
 import { rankNodes } from './rank-nodes.js';
 import { searchSnippet } from './search-snippet.js';
-import { phraseAt, searchTerms } from './search-terms.js';
+import { phraseMatcher } from './phrase-matcher.js';
+import { searchTerms } from './search-terms.js';
 import { WorkspaceSearchIndex } from './workspace-search-index.js';
 
 /** How many hits a search returns unless told otherwise. */
@@ -191,12 +192,13 @@ async function searchable(reader: RepoReader, refs: readonly CanvasRef[], whole:
 /** The matches of a query, best first, each with whether it holds the phrase. */
 function rankedOf(s: Searchable, terms: readonly string[], types: ReadonlySet<NodeType> | null): Ranked[] {
   const ranked: Ranked[] = [];
+  const holdsPhrase = phraseMatcher(terms);
   for (const m of rankNodes(s.index, terms, s.allowed)) {
     const node = s.index.node(m.node);
     if (types && !types.has(node.type)) continue;
     const canvas = s.index.canvasAt(m.node);
     const { ledger, revision } = s.index.canvasOf(canvas);
-    ranked.push({ ledger, revision, node: node.id, type: node.type, text: node.text, phrase: phraseAt(searchTerms(node.text), terms) >= 0, score: m.score, order: s.index.orderOf(m.node) });
+    ranked.push({ ledger, revision, node: node.id, type: node.type, text: node.text, phrase: holdsPhrase(node.text), score: m.score, order: s.index.orderOf(m.node) });
   }
   return ranked.sort(byRank);
 }
@@ -238,8 +240,9 @@ function byRank(a: Ranked, b: Ranked): number {
  * Find nodes over the current revision of every canvas (docs/search.md): each node holding every
  * word of the query (the last also as the start of a word), ranked (docs/search.md, "Ranking"),
  * with a snippet of the match and the revision to write against. Each canvas's index is cached
- * per revision under `.git/canvas-cache/search/` (docs/search.md, "The index cache"): a canvas
- * whose revision moved is indexed again, alone; a canvas whose terms cannot match is not loaded.
+ * per revision under `.git/canvas-cache/search/`, and all of them merged into one workspace index
+ * (docs/search.md, "The index cache"): a warm search reads that one file; a canvas whose revision
+ * moved is indexed again, alone, and merged with the others as they were.
  * Not role-gated (the CLI's reads are not), unless `who` is given: then only the canvases it holds
  * a role on are searched, and the counts are of those (the MCP tool passes its caller).
  *
