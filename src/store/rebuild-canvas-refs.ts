@@ -174,24 +174,30 @@ export async function canvasFilesAt(reader: RepoReader, commit: string): Promise
   return out;
 }
 
+/** The failures to take the lock or to repair after which a read answers from main. */
+const READ_PAST = new Set<string | undefined>(['LOCK_TIMEOUT', 'NO_SPACE', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC']);
+
 /**
  * Repair the canvas refs under the repository lock, or, when the lock is held by another live
  * process (a write, perhaps through all the push rounds of a shared remote, docs/remote.md
- * "Writes") or the repository cannot be written (a read-only checkout), answer from main without
- * repairing: a read never waits on a writer (docs/store.md, "Canvas refs"). Main is the
- * authority and is never behind the refs a holder is moving, so the answer is the one the
- * repair would give; the refs are left to the holder, or to the next command.
+ * "Writes") or the repository cannot be written (a read-only checkout, a full disk: even the
+ * lock's file cannot be made), answer from main without repairing: a read never waits on a
+ * writer and never needs to write (docs/store.md, "Canvas refs"). Main is the authority and is
+ * never behind the refs a holder is moving, so the answer is the one the repair would give; the
+ * refs are left to the holder, or to the next command.
  *
  * @param gitDir - the repository's `.git` directory
  * @param repair - the repair, run under the lock, giving the answer
  * @param past - the answer read from main, without the lock and without writing
+ * @returns the repair's answer, or past's
+ * @throws CanvasError `GIT_FAILED` (from either), anything else the repair throws
  */
 export async function repairOrReadPast<T>(gitDir: string, repair: () => Promise<T>, past: () => Promise<T>): Promise<T> {
   try {
     return await withRepoLock(gitDir, repair, 0);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'LOCK_TIMEOUT' && code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw e;
+    if (!READ_PAST.has(code)) throw e;
     return past();
   }
 }
@@ -201,6 +207,8 @@ export async function repairOrReadPast<T>(gitDir: string, repair: () => Promise<
  * writing: what `refs/canvas/*` hold once they agree with main (docs/store.md, "Canvas refs").
  *
  * @param reader - an open reader of the repository
+ * @returns ledger id to the sha of its latest commit on main; empty before the first commit
+ * @throws CanvasError `GIT_FAILED`
  */
 export async function canvasesOnMain(reader: RepoReader): Promise<Map<string, string>> {
   const main = await reader.main();

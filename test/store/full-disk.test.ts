@@ -251,4 +251,17 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
     }
     rmSync(filler);
   });
+
+  it('a read that finds the canvas refs to check against main answers from main on a full disk, without the lock', async () => {
+    // Two canvases and no refs marker: the refs must be checked against main, which takes the
+    // repository lock when it can; on a full disk even its temporary file cannot be written.
+    const two = await source();
+    await createCanvas(two.ws, { ledger: 'j', why: 'a second canvas', author: 'leo' });
+    const { ws, filler } = onFullDisk(two, 0, (copy) => rmSync(join(copy.repo, '.git', 'canvas-cache'), { recursive: true, force: true }));
+    for (const args of [['read', 'k'], ['read', 'j'], ['list']]) {
+      const r = await runCli(ws, args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+    }
+    rmSync(filler);
+  });
 });
