@@ -19,6 +19,31 @@ interface WatchTimings {
 }
 
 /**
+ * The folders a {@link RefWatcher} watches, each with the names in it that matter (null: every
+ * name). The ref folders are watched whole; `.git` itself only for `packed-refs` and a replaced
+ * `refs` (not for the files others make there, the repository lock's among them: a read that
+ * tries the lock makes one, which would wake the watcher to read again, and again); the parents
+ * (the workspace root, `state`, the repository) only for the next folder on the way, so a
+ * repository made or replaced after the start is seen.
+ *
+ * @param repo - the repository's work tree (`Workspace.repo`)
+ * @returns folder paths with the names that wake the watcher
+ */
+export function watchedFolders(repo: string): Array<[string, ReadonlySet<string> | null]> {
+  const git = join(repo, '.git');
+  const state = dirname(repo);
+  return [
+    [dirname(state), new Set([basename(state)])],
+    [state, new Set([basename(repo)])],
+    [repo, new Set(['.git'])],
+    [git, new Set(['packed-refs', 'refs'])],
+    [join(git, 'refs'), null],
+    [join(git, 'refs', 'heads'), null],
+    [join(git, 'refs', 'canvas'), null],
+  ];
+}
+
+/**
  * The one watcher of a repository's canvas refs (docs/serve.md, "Live"; docs/mcp.md,
  * "Resources and subscriptions"): every open page of `canvas serve`, and every subscribed canvas
  * of the MCP server, learns from one per process, none polls. It watches the folders git rewrites
@@ -90,31 +115,12 @@ export class RefWatcher {
   }
 
   /**
-   * The folders watched, each with the one name in it that matters (null: every name). The
-   * repository's folders are watched whole; its parents (the workspace root and `state`) only for
-   * the next folder on the way, so a repository made or replaced after the start is seen.
-   */
-  private folders(): Array<[string, string | null]> {
-    const git = join(this.ws.repo, '.git');
-    const state = dirname(this.ws.repo);
-    return [
-      [dirname(state), basename(state)],
-      [state, basename(this.ws.repo)],
-      [this.ws.repo, '.git'],
-      [git, null],
-      [join(git, 'refs'), null],
-      [join(git, 'refs', 'heads'), null],
-      [join(git, 'refs', 'canvas'), null],
-    ];
-  }
-
-  /**
    * Watch each folder that exists and is not watched yet, and watch again each one that was
    * replaced since it was watched (a file watch follows the folder it was opened on, not its path):
    * a folder is known by its inode and birth time. A folder that is gone is let go.
    */
   private arm(): void {
-    for (const [dir, only] of this.folders()) {
+    for (const [dir, only] of watchedFolders(this.ws.repo)) {
       let id: string;
       try {
         const st = statSync(dir, { bigint: true });
@@ -128,7 +134,7 @@ export class RefWatcher {
       this.unwatch(dir);
       try {
         const w = watch(dir, (_event, name) => {
-          if (only === null || name === null || name === only) this.poke();
+          if (only === null || name === null || only.has(name)) this.poke();
         });
         w.on('error', () => this.unwatch(dir));
         this.watchers.set(dir, { w, id });

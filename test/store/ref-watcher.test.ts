@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
-import { type RefChange, RefWatcher } from '../../src/store/ref-watcher.js';
+import { type RefChange, RefWatcher, watchedFolders } from '../../src/store/ref-watcher.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 /** The next batch of changes the watcher reports. */
@@ -102,4 +102,29 @@ describe('RefWatcher without its fallback read', () => {
       w.close();
     }
   }, 20_000);
+});
+
+describe('what wakes a RefWatcher', () => {
+  it('the files git rewrites for a ref and a replaced folder, never the repository lock’s file that a read trying the lock makes', () => {
+    const repo = '/w/state/canvas';
+    const folders = new Map(watchedFolders(repo));
+    const wakes = (dir: string, name: string) => {
+      if (!folders.has(dir)) return false;
+      const only = folders.get(dir)!;
+      return only === null || only.has(name);
+    };
+    expect(wakes('/w/state/canvas/.git/refs/canvas', 'plan')).toBe(true);
+    expect(wakes('/w/state/canvas/.git/refs/heads', 'main')).toBe(true);
+    expect(wakes('/w/state/canvas/.git', 'packed-refs')).toBe(true);
+    expect(wakes('/w/state/canvas/.git', 'refs')).toBe(true);
+    expect(wakes('/w/state/canvas', '.git')).toBe(true);
+    expect(wakes('/w/state', 'canvas')).toBe(true);
+    expect(wakes('/w', 'state')).toBe(true);
+    // A read that finds the refs to check tries the lock, making and removing this file: were it
+    // to wake the watcher, a lock held elsewhere would keep the watcher reading without end.
+    expect(wakes('/w/state/canvas/.git', `canvas.lock.${process.pid}.0a1b2c3d.tmp`)).toBe(false);
+    expect(wakes('/w/state/canvas/.git', 'canvas.lock')).toBe(false);
+    expect(wakes('/w/state/canvas/.git', 'index')).toBe(false);
+    expect(wakes('/w/state/canvas', 'plan.xml')).toBe(false);
+  });
 });
