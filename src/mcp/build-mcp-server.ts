@@ -77,14 +77,19 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     },
   );
   const inFlight = new Set<Promise<CallToolResult>>();
+  const orders: CallOrder[] = [];
   const ctx: ServerContext = {
     ws,
     who: options.who,
-    track: (call) => {
+    track: (call, requestId) => {
       inFlight.add(call);
-      return call.finally(() => inFlight.delete(call));
+      return call.finally(() => {
+        inFlight.delete(call);
+        for (const o of orders) o.settled(requestId);
+      });
     },
     reads: new Set(),
+    tools: new Set(),
   };
   registerReadTools(server, ctx);
   registerWriteTools(server, ctx);
@@ -102,14 +107,14 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
   // Then the calls of the connection are ordered (order-calls.ts): a call that changes anything
   // waits for the calls read before it, and the calls read after it wait for its answer.
   const connect = server.connect.bind(server);
-  const orders: CallOrder[] = [];
   const changes = (r: JSONRPCRequest) =>
     r.method === 'tools/call' ? !ctx.reads.has(String((r.params as { name?: unknown } | undefined)?.name)) : r.method !== 'resources/list' && r.method !== 'resources/templates/list';
+  const settles = (r: JSONRPCRequest) => r.method === 'tools/call' && ctx.tools.has(String((r.params as { name?: unknown } | undefined)?.name));
   server.connect = async (transport) => {
     const start = transport.start.bind(transport);
     transport.start = async () => {
       guardMessages(transport);
-      orders.push(orderCalls(transport, changes));
+      orders.push(orderCalls(transport, changes, settles));
       await start();
     };
     await connect(transport);

@@ -15,7 +15,11 @@
  * and reads still run side by side. Only `tools/call` and `resources/*` requests are ordered;
  * every other message (`initialize`, `ping`, `tools/list`, notifications, the client's answers to
  * the server) passes at once. A held call that is cancelled is dropped (the SDK answers nothing
- * to a cancelled call); one cancelled while it runs stops holding the calls after it.
+ * to a cancelled call). A tool call cancelled while it runs goes on holding the calls after it
+ * until its handler has ended ({@link CallOrder.settled}): the SDK only tells the handler, which
+ * may still write, so a `canvas_read` sent after a cancelled `canvas_insert` sees whether the
+ * insert landed. Any other call cancelled while it runs stops holding at once (it has no handler
+ * that says when it ends, and none of them writes a canvas).
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -26,6 +30,8 @@ export interface CallOrder {
   pending: () => number;
   /** Resolves once no call is held or running. */
   drained: () => Promise<void>;
+  /** The handler of the call of this id has ended (it may have been cancelled, so never answered). */
+  settled: (id: string | number) => void;
 }
 
 type Id = string | number;
@@ -42,14 +48,20 @@ const ordered = (m: JSONRPCRequest): boolean => m.method === 'tools/call' || m.m
  *
  * @param transport - the connection's transport
  * @param changes - whether a request changes anything (else it only reads)
+ * @param settles - whether the server calls {@link CallOrder.settled} when the request's handler ends
+ * @returns the order's state, and where the server says a handler has ended
  */
-export function orderCalls(transport: Transport, changes: (request: JSONRPCRequest) => boolean): CallOrder {
+export function orderCalls(transport: Transport, changes: (request: JSONRPCRequest) => boolean, settles: (request: JSONRPCRequest) => boolean = () => false): CallOrder {
   const deliver = transport.onmessage;
   const send = transport.send.bind(transport);
   const onclose = transport.onclose;
-  const held: Array<{ key: string; changes: boolean; go: () => void }> = [];
+  const held: Array<{ key: string; changes: boolean; settles: boolean; go: () => void }> = [];
   /** The calls started and not answered, each with whether it changes anything. */
   const running = new Map<string, boolean>();
+  /** The running calls that will say when their handler ends. */
+  const settling = new Set<string>();
+  /** Of those, the ones cancelled: released when their handler ends. */
+  const cancelled = new Set<string>();
   const waiting: Array<() => void> = [];
 
   const pump = () => {
@@ -59,17 +71,21 @@ export function orderCalls(transport: Transport, changes: (request: JSONRPCReque
       if (blocked) break;
       held.shift();
       running.set(next.key, next.changes);
+      if (next.settles) settling.add(next.key);
       next.go();
     }
     if (held.length === 0 && running.size === 0) for (const w of waiting.splice(0)) w();
   };
   const release = (id: Id) => {
-    if (running.delete(keyOf(id))) pump();
+    const key = keyOf(id);
+    settling.delete(key);
+    cancelled.delete(key);
+    if (running.delete(key)) pump();
   };
 
   transport.onmessage = (message, extra) => {
     if (isRequest(message) && ordered(message)) {
-      held.push({ key: keyOf(message.id), changes: changes(message), go: () => deliver?.(message, extra) });
+      held.push({ key: keyOf(message.id), changes: changes(message), settles: settles(message), go: () => deliver?.(message, extra) });
       pump();
       return;
     }
@@ -79,7 +95,8 @@ export function orderCalls(transport: Transport, changes: (request: JSONRPCReque
       if (id === undefined) return;
       const at = held.findIndex((h) => h.key === keyOf(id));
       if (at >= 0) held.splice(at, 1);
-      release(id);
+      if (settling.has(keyOf(id))) cancelled.add(keyOf(id));
+      else release(id);
       pump();
     }
   };
@@ -91,10 +108,15 @@ export function orderCalls(transport: Transport, changes: (request: JSONRPCReque
   transport.onclose = () => {
     held.length = 0;
     running.clear();
+    settling.clear();
+    cancelled.clear();
     pump();
     onclose?.();
   };
   return {
+    settled: (id) => {
+      if (cancelled.has(keyOf(id))) release(id);
+    },
     pending: () => held.length + running.size,
     drained: () =>
       held.length === 0 && running.size === 0

@@ -108,6 +108,7 @@ export function registerCanvasTool<Args extends z.ZodRawShape, Value extends obj
       annotations: spec.annotations,
     },
     // The SDK parsed the arguments with the strict input schema above, so they have its shape.
-    ((args: z.output<z.ZodObject<Args>> & { workspace: string }) => ctx.track(answer(args))) as never,
+    ((args: z.output<z.ZodObject<Args>> & { workspace: string }, extra: { requestId: string | number }) => ctx.track(answer(args), extra.requestId)) as never,
   );
+  ctx.tools.add(name);
 }

@@ -57,7 +57,30 @@ describe('orderCalls', () => {
     expect(order.pending()).toBe(0);
   });
 
-  it('drops a held call that is cancelled, and lets go of a running one', () => {
+  it('holds the calls after a running tool call that is cancelled until its handler has ended', () => {
+    const t = fake();
+    const settles = (r: JSONRPCRequest) => r.method === 'tools/call';
+    const order = orderCalls(t.transport, changes, settles);
+    t.read(call(1, 'write'));
+    t.read(call(2, 'read'));
+    // The SDK only tells the handler of 1: it may still write, so 2 must not see the canvas before.
+    t.read({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } });
+    expect(t.started).toEqual([1]);
+    expect(order.pending()).toBe(2);
+    order.settled(2); // not running: nothing changes
+    expect(t.started).toEqual([1]);
+    order.settled(1);
+    expect(t.started).toEqual([1, 2]);
+    expect(order.pending()).toBe(1);
+    // A call not cancelled is ended by its answer, not by its handler's end.
+    t.read(call(3, 'write'));
+    order.settled(2);
+    expect(t.started).toEqual([1, 2]);
+    t.answer(2);
+    expect(t.started).toEqual([1, 2, 3]);
+  });
+
+  it('drops a held call that is cancelled, and lets go of a running one that will not say when it ends', () => {
     const t = fake();
     const order = orderCalls(t.transport, changes);
     t.read(call(1, 'write'));
