@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
-import { createNewFile } from './create-new-file.js';
+import { createNewFile, randomHex } from './create-new-file.js';
 
 interface LockContent {
   pid: number;
@@ -67,7 +66,7 @@ function removeIfSame(path: string, seen: LockContent): void {
  */
 function breakStale(path: string, stale: LockContent): void {
   const guard = `${path}.break`;
-  const mine: LockContent = { ...SELF, nonce: randomBytes(6).toString('hex') };
+  const mine: LockContent = { ...SELF, nonce: randomHex(12) };
   if (!tryCreate(guard, mine)) {
     const holder = readLock(guard);
     if (holder && !alive(holder)) removeIfSame(guard, holder);
@@ -93,7 +92,7 @@ function breakStale(path: string, stale: LockContent): void {
  */
 export async function withRepoLock<T>(gitDir: string, fn: () => Promise<T>, timeoutMs?: number): Promise<T> {
   const path = join(gitDir, 'canvas.lock');
-  const mine: LockContent = { ...SELF, nonce: randomBytes(6).toString('hex') };
+  const mine: LockContent = { ...SELF, nonce: randomHex(12) };
   const limit = timeoutMs ?? Number(process.env.CANVAS_LOCK_TIMEOUT_MS ?? 60_000);
   const started = Date.now();
   let delay = 1;

@@ -33,6 +33,8 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
       expect(r.modules.has('src/cli/main.ts'), args[0]).toBe(true);
       expect(matching(r.modules, HEAVY), args[0]).toEqual([]);
       expect(matching(r.modules, PARSER).length > 0, `${args[0]}: ${matching(r.modules, PARSER).join(' ')}`).toBe(args[0] === 'read');
+      // A read takes no lock and hashes nothing: loading Node's crypto would cost it about 3.6%.
+      expect(matching(r.builtins, /^node:(internal\/)?crypto\b/), args[0]).toEqual([]);
     }
   });
 
@@ -43,6 +45,7 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     expect(r.modules.has('src/store/write/apply-edit.ts')).toBe(true);
     expect(r.modules.has('src/store/write/check-base.ts')).toBe(true);
     expect(r.bundles).not.toContain('canvas-lazy.cjs');
+    expect(r.builtins).toContain('node:crypto');
   });
 
   it('the entry bundle holds no server: canvas serve and its HTTP packages are in the lazy bundle', () => {

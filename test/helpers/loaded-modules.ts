@@ -16,6 +16,8 @@ export interface Loaded extends CliResult {
   modules: Set<string>;
   /** Every file outside the bundles that was loaded from node_modules (jsdom, the MCP SDK, ...). */
   packages: string[];
+  /** Node's own modules the process loaded (`node:crypto`, `node:internal/crypto/hash`, ...). */
+  builtins: string[];
 }
 
 interface Coverage {
@@ -35,6 +37,7 @@ export async function loadedBy(ws: Workspace | null, args: string[], env: Record
     const bundles: string[] = [];
     const modules = new Set<string>();
     const packages: string[] = [];
+    const builtins: string[] = [];
     for (const f of readdirSync(dir)) {
       const coverage = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Coverage;
       for (const script of coverage.result) {
@@ -46,10 +49,12 @@ export async function loadedBy(ws: Workspace | null, args: string[], env: Record
           }
         } else if (script.url.includes('/node_modules/')) {
           packages.push(script.url);
+        } else if (script.url.startsWith('node:')) {
+          builtins.push(script.url);
         }
       }
     }
-    return { ...result, bundles, modules, packages };
+    return { ...result, bundles, modules, packages, builtins };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
