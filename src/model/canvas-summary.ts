@@ -23,8 +23,16 @@ const ELLIPSIS = '…';
 /** Characters left off the end of a cut before the ellipsis: a cut reads "the cache…", not "the cache,…". */
 const TRAILING = /[\s,;:.\-–—/\\]+$/u;
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
-const words = new Intl.Segmenter('en', { granularity: 'word' });
+/**
+ * The two segmenters, made when first needed: making one loads ICU's break rules, which was 9% of
+ * the CPU profile of a `canvas render` of a 50-node canvas (docs/performance.md, "Start-up"), and
+ * a summary of printable ASCII cut before a space needs neither.
+ */
+let segmenters: { graphemes: Intl.Segmenter; words: Intl.Segmenter } | undefined;
+function segmenter(granularity: 'grapheme' | 'word'): Intl.Segmenter {
+  segmenters ??= { graphemes: new Intl.Segmenter('en', { granularity: 'grapheme' }), words: new Intl.Segmenter('en', { granularity: 'word' }) };
+  return granularity === 'grapheme' ? segmenters.graphemes : segmenters.words;
+}
 
 function firstText(nodes: readonly CanvasNode[]): TextNode | null {
   for (const n of nodes) {
@@ -50,7 +58,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  */
 function graphemeCount(s: string): number {
   if (PRINTABLE_ASCII.test(s)) return s.length;
-  return Array.from(graphemes.segment(s)).length;
+  return Array.from(segmenter('grapheme').segment(s)).length;
 }
 
 /**
@@ -60,22 +68,28 @@ function graphemeCount(s: string): number {
  * word, a URL), the last grapheme boundary. Returns the index into `line`, in UTF-16 code units.
  */
 function cutPoint(line: string, room: number): number {
+  const half = Math.ceil(room / 2);
+  if (PRINTABLE_ASCII.test(line)) {
+    // Each character is a grapheme cluster and each space a word boundary (UAX #29), so the loop
+    // below would stop at the last space at or before index `room`.
+    const space = line.lastIndexOf(' ', room);
+    if (space >= half) return space;
+  }
   let count = 0;
   let beforeSpace = 0;
   let afterWord = 0;
-  for (const seg of words.segment(line)) {
+  for (const seg of segmenter('word').segment(line)) {
     if (/^\s/u.test(seg.segment)) beforeSpace = seg.index;
     const n = graphemeCount(seg.segment);
     if (count + n > room) break;
     count += n;
     if (seg.isWordLike) afterWord = seg.index + seg.segment.length;
   }
-  const half = Math.ceil(room / 2);
   if (beforeSpace > 0 && graphemeCount(line.slice(0, beforeSpace)) >= half) return beforeSpace;
   if (afterWord > 0 && graphemeCount(line.slice(0, afterWord)) >= half) return afterWord;
   let end = 0;
   count = 0;
-  for (const g of graphemes.segment(line)) {
+  for (const g of segmenter('grapheme').segment(line)) {
     if (count === room) break;
     count++;
     end = g.index + g.segment.length;

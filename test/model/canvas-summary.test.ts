@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { canvasSummary, SUMMARY_LENGTH } from '../../src/model/canvas-summary.js';
 import type { Canvas, CanvasNode } from '../../src/model/types.js';
 
@@ -79,5 +79,40 @@ describe('canvasSummary (docs/projections.md, "The summary")', () => {
         expect(s.text).not.toMatch(/\n|^\s|\s$/u);
       }),
     );
+  });
+
+  it('cuts printable ASCII before the space the word boundaries give, without making a segmenter', async () => {
+    // The last space at or before the room, found by ICU's word boundaries: what the cut keeps.
+    const words = new Intl.Segmenter('en', { granularity: 'word' });
+    const spaceAt = (line: string, room: number) => Math.max(0, ...Array.from(words.segment(line), (g) => (g.segment === ' ' && g.index <= room ? g.index : 0)));
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-zA-Z0-9,.;:'()-]{1,14}$/), { minLength: 2, maxLength: 40 }), fc.integer({ min: 2, max: 90 }), (parts, limit) => {
+        const line = parts.join(' ');
+        const s = canvasSummary(canvas(text('p1', line)), limit)!;
+        const at = spaceAt(line, limit - 1);
+        if (!s.cut || at < Math.ceil((limit - 1) / 2)) return;
+        const kept = line.slice(0, at);
+        expect(s.text).toBe(`${kept.replace(/[\s,;:.\-/\\]+$/u, '') || kept}…`);
+      }),
+    );
+    vi.resetModules();
+    const fresh = await import('../../src/model/canvas-summary.js');
+    const Original = Intl.Segmenter;
+    const intl = Intl as { Segmenter: typeof Intl.Segmenter };
+    let made = 0;
+    intl.Segmenter = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Original>) {
+        super(...args);
+        made++;
+      }
+    };
+    try {
+      expect(fresh.canvasSummary(canvas(text('p1', 'alpha beta, gamma delta')), 14)!.text).toBe('alpha beta…');
+      expect(made).toBe(0);
+      expect(fresh.canvasSummary(canvas(text('p1', 'déjà vu, encore une fois')), 14)!.cut).toBe(true);
+      expect(made).toBeGreaterThan(0);
+    } finally {
+      intl.Segmenter = Original;
+    }
   });
 });
