@@ -12,6 +12,7 @@
 // a previous run of the same command left; when there was none (or V8 refused it), the data is
 // made at exit, after the command ran, so it holds every function the command compiled, not only
 // the top level.
+import { isAscii } from 'node:buffer';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
@@ -145,8 +146,11 @@ function loadBundle(file: string, dir: string): Record<string, unknown> {
   const prefix = `${basename(file)}.${command}.${fnv(`${file}\n${runtime}`)}.`;
   const cachePath = join(dir, `${prefix}${fnv(`${bytes.length}:${crc32(bytes)}`)}.bin`);
   const cached = readCache(cachePath);
-  // The wrapper keeps the bundle's first line on line 1, as Node's own module wrapper does.
-  const source = `(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`;
+  // The wrapper keeps the bundle's first line on line 1, as Node's own module wrapper does. The
+  // build writes the bundles in ASCII, copied here into a one-byte string rather than decoded as
+  // UTF-8 (scripts/build.js, step 3b).
+  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const source = `(function (exports, require, module, __filename, __dirname) {${text}\n})`;
   const script = new Script(source, { filename: file, ...(cached ? { cachedData: cached } : {}) });
   if (!cached || script.cachedDataRejected) process.once('exit', () => saveCache(script, dir, cachePath, prefix));
   const module: Loaded = { exports: {} };

@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,5 +57,9 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     const heavy = /^\/\/ (src\/serve\/|node_modules\/(hono|@hono\/node-server)\/)/;
     expect(modules('canvas.cjs').filter((m) => heavy.test(m))).toEqual([]);
     expect(modules('canvas-lazy.cjs').some((m) => m.startsWith('// src/serve/'))).toBe(true);
+  });
+
+  it('the bundles are ASCII, so the start copies their source rather than decode it (scripts/build.js, 3b)', () => {
+    for (const file of ['canvas.cjs', 'canvas-lazy.cjs']) expect(isAscii(readFileSync(join(ROOT, 'dist', 'cli', file))), file).toBe(true);
   });
 });
