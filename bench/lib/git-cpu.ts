@@ -34,7 +34,7 @@ export function gitCpuLog(dir: string, env: NodeJS.ProcessEnv): GitCpuLog | null
   const log = join(dir, 'git-cpu.log');
   const starts = join(dir, 'git-starts.log');
   const script = join(bin, 'git');
-  writeFileSync(script, `#!/bin/sh\necho >> "${starts}"\nexec ${TIME} -a -o "${log}" -f "%U %S" "${git}" "$@"\n`);
+  writeFileSync(script, `#!/bin/sh\necho 1 >> "${starts}"\nexec ${TIME} -a -o "${log}" -f "%U %S" "${git}" "$@"\n`);
   chmodSync(script, 0o755);
   const lines = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : []);
   return {
