@@ -5,7 +5,7 @@
 // fails prints all it printed, and the run exits 1 once every check has ended, naming the ones
 // that failed.
 //
-//   node scripts/checks.js build typecheck lint unused duplicates
+//   node scripts/checks.js build-if-stale typecheck lint unused duplicates
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';

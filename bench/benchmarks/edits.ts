@@ -1,9 +1,11 @@
 // CLI edit and in-process edit: `canvas replace` / `replaceNode` on a 200-node canvas in a
 // workspace of 10,000 commits, against `git commit` of the same bytes.
+import { join } from 'node:path';
 import { replaceNode } from '../../src/store/node-writes.js';
 import { type BenchContext, type BenchResult, cliCommand, cliEnv } from '../lib/context.js';
 import { editText, gitCommitSame, setupEdits } from '../lib/edit-loop.js';
 import { GEN_AUTHOR } from '../lib/generate-workspace.js';
+import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
 import { interleave, plus, timeProcess } from '../lib/measure.js';
 
 const WHY = 'the measurement changed, so the paragraph says what holds now';
@@ -12,6 +14,7 @@ const WHY = 'the measurement changed, so the paragraph says what holds now';
 export async function cliEdit(ctx: BenchContext): Promise<BenchResult> {
   const setup = await setupEdits(ctx, 'cli-edit');
   const [node, pre] = cliCommand(ctx);
+  const gitLog = gitCpuLog(join(ctx.scratch, 'cli-edit-git'), process.env);
   const env = cliEnv(setup.ws, GEN_AUTHOR);
   const runs = ctx.quick ? 6 : 30;
   const cmp = await interleave(
@@ -19,7 +22,7 @@ export async function cliEdit(ctx: BenchContext): Promise<BenchResult> {
     ctx.quick ? 2 : 5,
     (i) => {
       const id = setup.blocks[i % setup.blocks.length]!;
-      const r = timeProcess(node, [...pre, 'replace', setup.ledger, id, '--base', setup.revision, '--text', editText(i), '--why', WHY], { env });
+      const r = timeCli(node, [...pre, 'replace', setup.ledger, id, '--base', setup.revision, '--text', editText(i), '--why', WHY], { env }, gitLog);
       const m = /^Canvas-Base: ([0-9a-f]{40})$/m.exec(r.stdout);
       if (!m) throw new Error(`canvas replace printed no Canvas-Base:\n${r.stdout}${r.stderr}`);
       setup.revision = m[1]!;

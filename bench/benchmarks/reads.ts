@@ -1,7 +1,9 @@
 // CLI read and node history: whole processes against the git command that fetches the same kind
 // of thing.
+import { join } from 'node:path';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
+import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
 import { interleave, plus, timeProcess } from '../lib/measure.js';
 import { editWorkspace, historyWorkspace } from '../lib/workspaces.js';
 
@@ -10,13 +12,14 @@ export async function cliRead(ctx: BenchContext): Promise<BenchResult> {
   const spec = editWorkspace(ctx.quick);
   const gen = await generateWorkspace(spec, ctx.root, ctx.log);
   const [node, pre] = cliCommand(ctx);
+  const gitLog = gitCpuLog(join(ctx.scratch, 'cli-read-git'), process.env);
   const env = cliEnv(gen.ws, GEN_AUTHOR);
   const expected = gen.revisions.big!;
   const cmp = await interleave(
     ctx.quick ? 8 : 40,
     ctx.quick ? 2 : 5,
     () => {
-      const r = timeProcess(node, [...pre, 'read', 'big'], { env });
+      const r = timeCli(node, [...pre, 'read', 'big'], { env }, gitLog);
       if (!r.stdout.startsWith(`Canvas-Base: ${expected}\n`)) throw new Error(`canvas read printed:\n${r.stdout.slice(0, 200)}`);
       return r;
     },

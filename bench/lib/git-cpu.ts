@@ -1,18 +1,19 @@
-// The CPU of every git process a measured CLI starts, the long-lived `git cat-file --batch`
-// included (docs/performance.md, "What grows faster than the canvases"): that helper never
-// delays the CLI's exit, so it ends after the CLI, is nobody's waited-for child, and its CPU is in
-// no figure `time` gives for the CLI. A `git` put first on PATH runs the real one under GNU time,
-// which appends each git's user and sys to a log once that git has ended.
+// The CPU of the long-lived git processes a measured CLI starts (`git cat-file --batch`, `git
+// update-ref --stdin`; docs/performance.md, "Method"): such a helper never delays the CLI's exit,
+// so it ends after the CLI, is nobody's waited-for child, and its CPU is in no figure `time`
+// gives for the CLI. A `git` put first on PATH runs those under bash's `time`, which appends
+// each one's user and sys to a log once it has ended; every other git runs as it is, since the CLI
+// waits for it and `time` already counts it.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-const TIME = '/usr/bin/time';
+import type { SpawnSyncOptions } from 'node:child_process';
+import { type Timed, timeProcess } from './measure.js';
 
 /** Where a measured process's git processes are logged, and the environment that logs them. */
 export interface GitCpuLog {
   env: NodeJS.ProcessEnv;
-  /** Wait for every git started since the last read to end; their CPU in ms, and how many. */
+  /** Wait for every long-lived git started since the last read to end; their CPU in ms, and how many. */
   read: () => { cpuMs: number; processes: number };
 }
 
@@ -21,20 +22,27 @@ function sleep(ms: number): void {
 }
 
 /**
- * An environment whose git processes are each timed (null without GNU time).
+ * An environment whose long-lived git processes are each timed (null without bash).
  *
  * @param dir - a scratch directory for the wrapper and its logs
  * @param env - the environment to add it to
  */
 export function gitCpuLog(dir: string, env: NodeJS.ProcessEnv): GitCpuLog | null {
-  if (!existsSync(TIME)) return null;
+  if (!existsSync('/bin/bash')) return null;
   const git = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
   const bin = join(dir, 'timed-git');
   mkdirSync(bin, { recursive: true });
   const log = join(dir, 'git-cpu.log');
   const starts = join(dir, 'git-starts.log');
   const script = join(bin, 'git');
-  writeFileSync(script, `#!/bin/sh\necho 1 >> "${starts}"\nexec ${TIME} -a -o "${log}" -f "%U %S" "${git}" "$@"\n`);
+  const timer = join(dir, 'time-git.bash');
+  // bash's `time` reports in milliseconds (GNU time's %U and %S in hundredths, too coarse for a
+  // helper that answers one read); git's own stderr goes where the caller sent it.
+  writeFileSync(timer, `TIMEFORMAT='%3U %3S'\nexec 4>&2\n{ time "$@" 2>&4 4>&- ; } 2>> "${log}"\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\ncase " $* " in\n  *" cat-file --batch"*|*" update-ref "*"--stdin"*)\n    echo 1 >> "${starts}"\n    exec /bin/bash "${timer}" "${git}" "$@" ;;\nesac\nexec "${git}" "$@"\n`,
+  );
   chmodSync(script, 0o755);
   const lines = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : []);
   return {
@@ -51,4 +59,16 @@ export function gitCpuLog(dir: string, env: NodeJS.ProcessEnv): GitCpuLog | null
       return { cpuMs, processes: timed.length };
     },
   };
+}
+
+/**
+ * Time one CLI process ({@link timeProcess}) with the CPU of the long-lived gits it left running
+ * added to its CPU, when there is a log to count them (else as `timeProcess` alone).
+ *
+ * @param log - from {@link gitCpuLog}, or null
+ */
+export function timeCli(cmd: string, args: readonly string[], options: SpawnSyncOptions & { env: NodeJS.ProcessEnv }, log: GitCpuLog | null): Timed {
+  if (log === null) return timeProcess(cmd, args, options);
+  const r = timeProcess(cmd, args, { ...options, env: { ...options.env, PATH: log.env.PATH } });
+  return { ...r, cpuMs: r.cpuMs + log.read().cpuMs };
 }
