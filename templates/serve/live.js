@@ -647,46 +647,58 @@ function addControls() {
   if (main && !document.getElementById('live-top')) main.before(el('div', { id: 'live-top', class: 'live-controls' }, [insertMenu('at the top', 'into:root')]));
 }
 
+/**
+ * The outcome of this page's last decision on a proposal: drawn above the list, not in the
+ * decided proposal's item, which the next redraw removes (the proposal is no longer pending), so
+ * the editor still reads what became of it, the list empty or not.
+ */
+let decided = null;
+
 function proposalsView() {
   const box = document.getElementById('live-proposals') ?? el('section', { id: 'live-proposals', class: 'live-proposals', 'aria-label': 'Pending proposals' });
   const open = session?.proposals ?? [];
-  if (open.length === 0) {
+  if (open.length === 0 && !decided) {
     box.remove();
     return;
   }
-  box.replaceChildren(
+  const parts = [
     el('h2', { text: `Pending proposals (${open.length})` }),
-    el(
-      'ul',
-      {},
-      open.map((p) => {
-        const why = reasonField({ 'aria-label': `Why decide proposal ${p.id}` });
-        const out = el('div', { class: 'live-result' });
-        const decide = (decision) => async () => {
-          const bad = reasonProblem(why.value);
-          if (bad) {
-            out.replaceChildren(el('p', { class: 'live-problem', text: bad }));
-            why.focus();
-            return;
-          }
-          const o = await postJson(`/${encodeURIComponent(LEDGER)}/_decide`, { decision, proposal: p.id, why: why.value });
-          if (o.revision) own.add(o.revision);
-          out.replaceChildren(outcomeView(o, () => {}));
-          await loadSession();
-        };
-        return el('li', { class: 'live-proposal' }, [
-          el('p', {}, [el('strong', { text: `${p.op} ${p.node ?? '(new node)'}` }), ` by ${p.proposedBy}: `, el('span', { class: 'reason', text: p.why })]),
-          p.payload ? el('pre', { text: p.payload }) : null,
-          field('Why', why),
-          el('div', { class: 'live-actions' }, [
-            el('button', { type: 'button', text: 'Approve', onclick: decide('approve') }),
-            el('button', { type: 'button', text: 'Reject', onclick: decide('reject') }),
-          ]),
-          out,
-        ]);
-      }),
-    ),
-  );
+    decided,
+    open.length === 0
+      ? null
+      : el(
+          'ul',
+          {},
+          open.map((p) => {
+            const why = reasonField({ 'aria-label': `Why decide proposal ${p.id}` });
+            const out = el('div', { class: 'live-result' });
+            const decide = (decision) => async () => {
+              const bad = reasonProblem(why.value);
+              if (bad) {
+                out.replaceChildren(el('p', { class: 'live-problem', text: bad }));
+                why.focus();
+                return;
+              }
+              const o = await postJson(`/${encodeURIComponent(LEDGER)}/_decide`, { decision, proposal: p.id, why: why.value });
+              if (o.revision) own.add(o.revision);
+              decided = outcomeView(o, () => {});
+              proposalsView();
+              await loadSession();
+            };
+            return el('li', { class: 'live-proposal' }, [
+              el('p', {}, [el('strong', { text: `${p.op} ${p.node ?? '(new node)'}` }), ` by ${p.proposedBy}: `, el('span', { class: 'reason', text: p.why })]),
+              p.payload ? el('pre', { text: p.payload }) : null,
+              field('Why', why),
+              el('div', { class: 'live-actions' }, [
+                el('button', { type: 'button', text: 'Approve', onclick: decide('approve') }),
+                el('button', { type: 'button', text: 'Reject', onclick: decide('reject') }),
+              ]),
+              out,
+            ]);
+          }),
+        ),
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
   if (!box.isConnected) document.querySelector('main')?.before(box);
 }
 

@@ -193,8 +193,14 @@ describe.runIf(run)('canvas serve in Chromium', () => {
       await p.waitForSelector('#live-proposals');
       await p.locator('#live-proposals .live-why').fill('agreed, clearer');
       await p.locator('#live-proposals button', { hasText: 'Approve' }).click();
-      await p.waitForSelector('#live-proposals .live-outcome.applied');
+      // Whatever the outcome, it is said: a refusal is reported with its text, not as a timeout.
+      const said = p.locator('#live-proposals .live-outcome');
+      await said.waitFor();
+      expect(`${await said.getAttribute('class')}: ${await said.textContent()}`).toMatch(/^live-outcome applied: /);
       await p.waitForFunction((id) => document.getElementById(id)?.textContent?.includes('Cam suggests this.'), s.ids.text);
+      // The page redrew its proposals (none is pending now) and still says what became of this one.
+      await p.waitForFunction(() => document.querySelector('#live-proposals h2')?.textContent === 'Pending proposals (0)');
+      expect(await said.textContent()).toMatch(/^Applied: /);
       // The commenter's page follows too.
       await cp.waitForFunction((id) => document.getElementById(id)?.textContent?.includes('Cam suggests this.'), s.ids.text);
       expect((await nodeHistory(s.ws, { ledger: 'demo', node: s.ids.text })).at(-1)).toMatchObject({ author: AUTHOR, proposedBy: 'cam', reason: 'agreed, clearer' });
