@@ -115,11 +115,15 @@ export async function idleSoak(o: SoakOptions): Promise<SoakReport> {
         report.pauses += 1;
         if (near(pauses[i]!)) report.nearBoundary += 1;
         try {
-          if (i % 5 === 0) await client.callTool({ name: 'canvas_read', arguments: { workspace: ws.root, ledger: 'soak' } });
+          // Every fifth round the read and the write go out together, unawaited, as a client may
+          // send them: the server holds the write until the read is answered (docs/mcp.md,
+          // "Order of calls"), across the helpers' idle period like everything else.
+          const read = i % 5 === 0 ? client.callTool({ name: 'canvas_read', arguments: { workspace: ws.root, ledger: 'soak' } }) : null;
           const r = await client.callTool({
             name: 'canvas_replace',
             arguments: { workspace: ws.root, ledger: 'soak', node: theirs.node, base: at, text: `mcp ${i + 1}`, why: `server write ${i}` },
           });
+          if ((await read)?.isError === true) note('server', i, { error: 'canvas_read answered isError' });
           const text = (r.content as Array<{ text: string }>)[0]?.text ?? '';
           if (r.isError === true) {
             note('server', i, { error: `isError: ${text}` });

@@ -201,6 +201,12 @@ describe.runIf(run)('canvas serve in Chromium', () => {
       // The page redrew its proposals (none is pending now) and still says what became of this one.
       await p.waitForFunction(() => document.querySelector('#live-proposals h2')?.textContent === 'Pending proposals (0)');
       expect(await said.textContent()).toMatch(/^Applied: /);
+      await said.scrollIntoViewIfNeeded();
+      await shoot(p, 'decided-1280');
+      await p.setViewportSize({ width: 390, height: 844 });
+      await said.scrollIntoViewIfNeeded();
+      await shoot(p, 'decided-390');
+      await p.setViewportSize({ width: 1280, height: 900 });
       // The commenter's page follows too.
       await cp.waitForFunction((id) => document.getElementById(id)?.textContent?.includes('Cam suggests this.'), s.ids.text);
       expect((await nodeHistory(s.ws, { ledger: 'demo', node: s.ids.text })).at(-1)).toMatchObject({ author: AUTHOR, proposedBy: 'cam', reason: 'agreed, clearer' });
