@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
@@ -189,12 +190,20 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect(worktree.hint).toContain(`git clone --bare ${checkout}`);
     // The .git directory of a checkout is not bare either.
     expect((await refuse(join(checkout, '.git'))).code).toBe('REMOTE_NOT_BARE');
+    // A file:// URL names the same directory: the same refusal, not an unreachable remote.
+    const byUrl = await refuse(pathToFileURL(plain).href);
+    expect(byUrl.code).toBe('REMOTE_NOT_BARE');
+    expect(byUrl.message).toContain(`${plain} is not a git repository`);
+    expect((await refuse(pathToFileURL(checkout).href)).code).toBe('REMOTE_NOT_BARE');
     const missing = await refuse(join(plain, 'nothing-here.git'));
     expect(missing.code).toBe('BAD_REMOTE');
     expect(missing.hint).toContain('git init --bare');
     expect(readFileSync(join(a.repo, '.git', 'config'), 'utf8')).toBe(config);
     expect(repoState(a)).toEqual(state);
     expect(readdirSync(plain)).toEqual([]);
+    // A file:// URL of a bare repository is set as given.
+    const shared = pathToFileURL(bare()).href;
+    expect((await runMain(a, ['remote', 'set', shared, '--json'])).stdout).toBe(`${JSON.stringify({ url: shared })}\n`);
   });
 
   it('refusals: BAD_REMOTE and NO_REMOTE, with nothing written; a remote that does not answer is not set', async () => {

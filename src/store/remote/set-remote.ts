@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CanvasError } from '../../model/canvas-error.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
@@ -23,12 +24,13 @@ export interface RemoteReport {
  *
  * @param url - a git URL, or a path to a repository (made absolute)
  * @returns the URL as set
- * @throws CanvasError `BAD_REMOTE`; `REMOTE_NOT_BARE` for a directory that is not a bare git
- *   repository; `REMOTE_UNREACHABLE`
+ * @throws CanvasError `BAD_REMOTE`; `REMOTE_NOT_BARE` for a directory (a path or a `file://`
+ *   URL) that is not a bare git repository; `REMOTE_UNREACHABLE`
  */
 export async function setRemote(ws: Workspace, url: string): Promise<string> {
   const target = remoteTarget(url);
-  if (isAbsolute(target)) await checkBare(target);
+  const dir = localDirectory(target);
+  if (dir !== null) await checkBare(dir);
   const probe = await runGit(ws.root, ['ls-remote', '--heads', target], { allowFail: true });
   if (probe.code !== 0) throw remoteFailed('fetch', target, probe.stderr, false);
   await ensureRepo(ws);
@@ -90,6 +92,23 @@ function remoteTarget(url: string): string {
     'pass the URL of the shared repository, or the path of a bare repository (git init --bare DIR)',
     { url },
   );
+}
+
+/**
+ * The existing local directory a remote names: an absolute path, or a `file://` URL of one (git
+ * reads both as the repository in that directory); null for any other URL, or for a `file://`
+ * URL of nothing there (then `git ls-remote` says what is wrong).
+ */
+function localDirectory(target: string): string | null {
+  if (isAbsolute(target)) return target;
+  if (!target.startsWith('file://')) return null;
+  try {
+    const dir = fileURLToPath(target);
+    return statSync(dir).isDirectory() ? dir : null;
+  } catch {
+    // Another host than this one, or nothing at that path.
+    return null;
+  }
 }
 
 /**
