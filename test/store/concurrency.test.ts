@@ -1,17 +1,25 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { canvasLog } from '../../src/store/canvas-log.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { Workspace } from '../../src/store/workspace.js';
+import { type BundledScript, bundleScript } from '../helpers/bundle-script.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
+
+// The writer fixture, bundled once: each of the eight processes runs plain JavaScript instead of
+// compiling the store's TypeScript through tsx (docs/architecture.md, "The test suite").
+let script: BundledScript;
+beforeAll(async () => {
+  script = await bundleScript('test/store/fixtures/writer.ts');
+});
+afterAll(() => script?.remove());
 
 /** Run one writer process; resolve with its outcome lines. */
 function writer(ws: Workspace, ledger: string, name: string, count: number): Promise<Array<Record<string, unknown>>> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/store/fixtures/writer.ts'), ws.root, ledger, name, String(count)], {
+    const child = spawn(process.execPath, [script.path, ws.root, ledger, name, String(count)], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

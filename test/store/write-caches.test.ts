@@ -5,7 +5,7 @@ import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode, moveNode, replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
+import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 async function canvas() {
   const ws = tempWorkspace();
@@ -82,19 +82,12 @@ describe('the long-lived git processes a process shares', () => {
   it('reads through the shared batch see refs moved by another process', async () => {
     const { ws, text, base } = await canvas();
     expect((await readCanvas(ws, { ledger: 'k' })).revision).toBe(base);
-    const { execFileSync } = await import('node:child_process');
-    const child = execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '-e',
-        `import('${join(import.meta.dirname, '../../src/store/node-writes.ts')}').then(async (m) => { const o = await m.replaceNode(${JSON.stringify(ws)}, { ledger: 'k', node: '${text}', base: '${base}', payload: { text: 'from another process' }, why: 'elsewhere', author: '${AUTHOR}' }); process.stdout.write(o.revision); })`,
-      ],
-      { encoding: 'utf8' },
-    );
+    // The other process is the built CLI, writing as a user would.
+    const child = await runCli(ws, ['replace', 'k', text, '--text', 'from another process', '--base', base, '--why', 'elsewhere', '--json']);
+    expect(child.code, child.stderr).toBe(0);
+    const written = (JSON.parse(child.stdout) as { revision: string }).revision;
     const r = await readCanvas(ws, { ledger: 'k' });
-    expect(r.revision).toBe(child);
+    expect(r.revision).toBe(written);
     expect(r.xml).toContain('from another process');
   });
 });
