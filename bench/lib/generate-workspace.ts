@@ -15,6 +15,7 @@ import { serializeNode } from '../../src/model/serialize-node.js';
 import type { Canvas, NodePayload } from '../../src/model/types.js';
 import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
 import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/canvas-facts.js';
+import { saveCanvasTree } from '../../src/store/canvas-tree-cache.js';
 import { ensureRepo } from '../../src/store/ensure-repo.js';
 import { runGit } from '../../src/store/git/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
@@ -61,6 +62,7 @@ const START = 1767225600; // 2026-01-01T00:00:00Z
 const SOURCES = [
   'bench/lib/generate-workspace.ts',
   'src/store/canvas-facts.ts',
+  'src/store/canvas-tree-cache.ts',
   'bench/lib/git-objects.ts',
   'bench/lib/git-pack.ts',
   'bench/lib/random.ts',
@@ -272,10 +274,13 @@ export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: 
   if (have.get('refs/heads/main') !== main) throw new Error(`git holds main at ${have.get('refs/heads/main')}, the generator computed ${main}`);
   for (const g of gens) {
     if (have.get(`refs/canvas/${g.ledger}`) !== g.revision) throw new Error(`refs/canvas/${g.ledger} differs from the computed revision`);
-    writeFileSync(join(ws.repo, `${g.ledger}.xml`), serializeCanvas(g.canvas));
+    const xml = serializeCanvas(g.canvas);
+    writeFileSync(join(ws.repo, `${g.ledger}.xml`), xml);
     // As a workspace the store wrote has them: each write saves its canvas's facts.
     mkdirSync(join(ws.repo, '.git', 'canvas-cache'), { recursive: true });
     writeFileSync(join(ws.repo, '.git', 'canvas-cache', `${g.ledger}.json`), JSON.stringify(g.facts));
+    // and the tree of the document it wrote, keyed by its blob.
+    saveCanvasTree(join(ws.repo, '.git'), g.ledger, objectSha('blob', Buffer.from(xml, 'utf8')), g.canvas);
   }
   const result: Omit<GeneratedWorkspace, 'ws' | 'dir' | 'cached'> = {
     ledgers: gens.map((g) => g.ledger),

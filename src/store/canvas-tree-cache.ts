@@ -1,24 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { hashObject } from './git/write-object.js';
 import { saveCacheFile } from './save-cache-file.js';
+import { treeCachePath } from './tree-cache-path.js';
 
 interface TreeCache {
   /** The blob sha of the canvas document this tree was parsed from. */
   blob: string;
   canvas: Canvas;
-}
-
-/**
- * `.git/canvas-cache/trees/<ledger>.json` (docs/store.md, "Derived facts cache"): a folder of its
- * own, because a ledger id may hold a dot, so `<ledger>.tree.json` beside the facts caches would
- * be the facts cache of the canvas named `<ledger>.tree`.
- */
-function cachePath(gitDir: string, ledger: string): string {
-  return join(gitDir, 'canvas-cache', 'trees', `${ledger}.json`);
 }
 
 /**
@@ -35,7 +26,7 @@ function cachePath(gitDir: string, ledger: string): string {
 export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer): Canvas {
   const text = bytes.toString('utf8');
   try {
-    const cached = JSON.parse(readFileSync(cachePath(gitDir, ledger), 'utf8')) as TreeCache;
+    const cached = JSON.parse(readFileSync(treeCachePath(gitDir, ledger), 'utf8')) as TreeCache;
     if (cached.blob === hashObject('blob', bytes) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
   } catch {
     // No cache, or an unreadable one: parse.
@@ -44,8 +35,9 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer):
 }
 
 /**
- * Remember the tree of a canvas document just written (under the repository lock), so the next
- * write need not parse it.
+ * Remember the tree of a canvas document just written (under the repository lock), after the
+ * write path checked it, so the next write need not parse it and a plain read need not check
+ * those bytes again (docs/store.md, "Reads").
  *
  * @param gitDir - the repository's `.git` directory
  * @param ledger - the ledger id
@@ -55,5 +47,7 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer):
  * Only a cache: a write that fails (a full disk) leaves it as it was and fails nothing else.
  */
 export function saveCanvasTree(gitDir: string, ledger: string, blob: string, canvas: Canvas): void {
-  saveCacheFile(cachePath(gitDir, ledger), JSON.stringify({ blob, canvas } satisfies TreeCache));
+  // The blob first: a plain read looks only at the head of the file to learn which bytes the
+  // store wrote (src/store/read-canvas-text.ts).
+  saveCacheFile(treeCachePath(gitDir, ledger), JSON.stringify({ blob, canvas } satisfies TreeCache));
 }

@@ -119,8 +119,13 @@ export class RepoReader {
 
   /** A file's bytes at a commit, or null when absent. */
   async file(commit: string, path: string): Promise<Buffer | null> {
+    return (await this.blob(commit, path))?.content ?? null;
+  }
+
+  /** A file at a commit as git stores it: its blob sha (as git names it, not hashed here) and bytes, or null when absent. */
+  async blob(commit: string, path: string): Promise<{ sha: string; content: Buffer } | null> {
     const o = this.exists() ? await this.git.read(`${commit}:${path}`) : null;
-    return o && o.type === 'blob' ? o.content : null;
+    return o && o.type === 'blob' ? { sha: o.sha, content: o.content } : null;
   }
 
   /**

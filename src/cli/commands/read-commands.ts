@@ -12,8 +12,9 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 // The reads here are light (one git cat-file --batch) and part of the CLI's entry file. `read`
-// parses what it prints, so bytes a write would refuse are refused here too: it imports the
-// parser when it runs, so that `history` and `log` never load it.
+// prints only what a write would accept: bytes the store did not write itself are parsed and
+// checked first (docs/store.md, "Reads"); the parser is initialised only when it runs, so that
+// `history`, `log` and a read of store-written bytes never run it.
 
 /** Register read, history and log (docs/cli.md). */
 export function registerReadCommands(program: Command): void {
@@ -44,12 +45,13 @@ export function registerReadCommands(program: Command): void {
         process.stdout.write(`Canvas-Base: ${read.revision}\n${read.nodes.map((n) => n.xml).join('')}`);
         return;
       }
-      const { readCheckedCanvas } = await import('../../store/read-canvas-text.js');
-      const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
+      const { readCanvasText, readCheckedCanvas } = await import('../../store/read-canvas-text.js');
       if (!o.json) {
+        const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
         process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
         return;
       }
+      const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
       printJson({ ledger: read.ledger, revision: read.revision, xml: read.xml, canvas: read.canvas });
     });
 
