@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { expect } from 'vitest';
 import { AppliedSchema, ConflictSchema, ErrorResultSchema, ProposedSchema, RejectedSchema } from '../../src/mcp/outcome-schemas.js';
 import type { Outcome } from '../../src/store/outcome.js';
@@ -33,6 +35,37 @@ export interface McpSession {
 const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema];
 
 /**
+ * The SDK's own output-schema validator (its Ajv, with its options), compiling each schema once
+ * per process, when a result of its tool is first checked. The SDK's default compiles every
+ * tool's output schema in each client at each tools/list, whether the tool is called or not:
+ * about 0.6 s of CPU a listing, most of an MCP test file's own CPU (docs/architecture.md, "The
+ * test suite"). Every result is checked against the same schema as before.
+ */
+class CompiledOnce implements jsonSchemaValidator {
+  private readonly ajv = new AjvJsonSchemaValidator();
+  private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const key = JSON.stringify(schema);
+    return (input) => {
+      let validate = this.compiled.get(key);
+      if (validate === undefined) {
+        validate = this.ajv.getValidator(schema);
+        this.compiled.set(key, validate);
+      }
+      return validate(input) as ReturnType<JsonSchemaValidator<T>>;
+    };
+  }
+}
+
+const validators = new CompiledOnce();
+
+/** An SDK client as the tests connect it, checking results with {@link CompiledOnce}. */
+export function testClient(): Client {
+  return new Client({ name: 'canvas-test', version: '0.0.0' }, { jsonSchemaValidator: validators });
+}
+
+/**
  * Check a write tool's result: not isError, one text content, JSON that parses against exactly
  * one of the four outcome schemas (and not the error shape).
  */
@@ -57,7 +90,7 @@ export async function connectAs(ws: Workspace, who: string, workspaceArg: string
     env: { ...(process.env as Record<string, string>) },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'canvas-test', version: '0.0.0' });
+  const client = testClient();
   await client.connect(transport);
   // Listing the tools makes the client check every result's structured content against the
   // tool's output schema from then on (callTool throws when it does not validate).

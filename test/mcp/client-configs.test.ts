@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { testClient } from '../helpers/mcp-client.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';
 
 // The client configurations of docs/mcp.md ("Client configuration"), read from the doc itself:
@@ -66,7 +66,7 @@ describe('the client configurations of docs/mcp.md start the server', () => {
         env: { ...(process.env as Record<string, string>), PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
         stderr: 'pipe',
       });
-      const sdk = new Client({ name: 'canvas-test', version: '0.0.0' });
+      const sdk = testClient();
       await sdk.connect(transport);
       try {
         expect(sdk.getServerVersion()?.name).toBe('canvas');
