@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { checkRepoPath } from './check-repo-path.js';
 import { noSpace } from './no-space.js';
@@ -39,7 +39,7 @@ export function writeWorkingFile(repo: string, path: string, content: string | B
   const target = join(repo, path);
   try {
     mkdirSync(dirname(tmp), { recursive: true });
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     writeFileSync(tmp, content, { flag: 'wx' });
     mkdirSync(dirname(target), { recursive: true });
     renameSync(tmp, target);

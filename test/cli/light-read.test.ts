@@ -68,6 +68,9 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     expect(r.modules.has('src/store/write/check-base.ts')).toBe(true);
     expect(r.bundles).not.toContain('canvas-lazy.cjs');
     expect(r.builtins).toContain('node:crypto');
+    // Nor what only a clock or a recursive removal would load (about 1.2 ms of a write for
+    // perf_hooks, src/store/write/run-locked.ts; rimraf, src/store/remove-quietly.ts).
+    expect(matching(r.builtins, /^node:(perf_hooks|internal\/perf\/(performance|usertiming|nodetiming)|internal\/fs\/rimraf)$/)).toEqual([]);
   });
 
   it('the entry bundle holds no server: canvas serve and its HTTP packages are in the lazy bundle', () => {

@@ -42,9 +42,9 @@ export function backoffMs(round: number, roundMs: number, random: () => number =
   return Math.min(BACKOFF_CAP_MS, random() * Math.max(roundMs, 1) * 2 ** (round - 1));
 }
 
-/** Wait before the next round after round `round`, which started at `started` (`performance.now()`), was beaten. */
+/** Wait before the next round after round `round`, which started at `started` (`process.uptime() * 1000`), was beaten. */
 export function backOff(round: number, started: number): Promise<void> {
-  const ms = backoffMs(round, performance.now() - started);
+  const ms = backoffMs(round, process.uptime() * 1000 - started);
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
@@ -74,7 +74,7 @@ export async function reconcile(ws: Workspace, url: string): Promise<Reconciled>
   let followed = false;
   const rounds = pushRounds();
   for (let round = 1; round <= rounds; round++) {
-    const started = performance.now();
+    const started = process.uptime() * 1000;
     const remote = await fetchRemote(ws.repo, url);
     let { local } = await refStates(ws.repo);
     if (local.main !== remote.main && remote.main !== null && (local.main === null || (await isAncestor(ws.repo, local.main, remote.main)))) {
