@@ -13,6 +13,12 @@ import type { Workspace } from './workspace.js';
  */
 export class RepoReader {
   private readonly parsed = new Map<string, CanvasCommit>();
+  /**
+   * Commits a ref resolved to, as git sent them (content-addressed, so always right for their
+   * sha): {@link RepoReader.commit} parses one from here instead of asking git again. A read asks
+   * for main and then for its commit (docs/store.md, "Canvas refs"); a write asks for both too.
+   */
+  private readonly resolved = new Map<string, Buffer>();
   private readonly checked = new Set<string>();
   private found = false;
   private batch: GitBatch | null = null;
@@ -58,6 +64,7 @@ export class RepoReader {
   async resolve(rev: string): Promise<{ sha: string; type: string } | null> {
     if (!this.exists()) return null;
     const o = await this.git.read(rev);
+    if (o?.type === 'commit') this.resolved.set(o.sha, o.content);
     return o ? { sha: o.sha, type: o.type } : null;
   }
 
@@ -65,6 +72,12 @@ export class RepoReader {
   async commit(rev: string): Promise<CanvasCommit | null> {
     const cached = this.parsed.get(rev);
     if (cached) return cached;
+    const content = this.resolved.get(rev);
+    if (content) {
+      const c = parseCommit(rev, content);
+      this.parsed.set(rev, c);
+      return c;
+    }
     if (!this.exists()) return null;
     const o = await this.git.read(rev.length === 40 ? rev : `${rev}^{commit}`);
     if (o?.type !== 'commit') return null;
@@ -150,6 +163,7 @@ export class RepoReader {
   /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
     this.parsed.clear();
+    this.resolved.clear();
     this.release?.();
     this.release = null;
     this.checked.clear();
