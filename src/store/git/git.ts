@@ -21,8 +21,10 @@ export interface GitOptions {
 
 /**
  * The store's git environment (docs/store.md "Git's environment"): every `GIT_*` variable of the caller is
- * cleared except the two dates (kept for tests), global and system config are ignored, and
- * messages are in the C locale.
+ * cleared except the two dates (kept for tests), global and system config are ignored, objects
+ * are read as they are (no replace refs: git would answer a read of a blob with another's bytes
+ * under the first one's name, and a plain read trusts a blob's name), and messages are in the C
+ * locale.
  */
 export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -34,6 +36,7 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
   env.GIT_CONFIG_GLOBAL = '/dev/null';
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_OPTIONAL_LOCKS = '0';
+  env.GIT_NO_REPLACE_OBJECTS = '1';
   env.LC_ALL = 'C';
   return { ...env, ...extra };
 }
