@@ -195,6 +195,13 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     expect(byUrl.code).toBe('REMOTE_NOT_BARE');
     expect(byUrl.message).toContain(`${plain} is not a git repository`);
     expect((await refuse(pathToFileURL(checkout).href)).code).toBe('REMOTE_NOT_BARE');
+    // git reads a file:// URL as the path after its host, whatever the host, with %XX decoded
+    // (%2F a slash too): the same directory, the same refusal.
+    const elsewhere = await refuse(pathToFileURL(checkout).href.replace('file://', 'file://elsewhere'));
+    expect(elsewhere.code).toBe('REMOTE_NOT_BARE');
+    expect(elsewhere.message).toContain(`${checkout} is a git repository with a working tree`);
+    expect((await refuse(pathToFileURL(checkout).href.replace(/\/(?=[^/]*$)/, '%2F'))).code).toBe('REMOTE_NOT_BARE');
+    expect((await refuse(pathToFileURL(plain).href.replace('file://', 'file://[::1]'))).code).toBe('REMOTE_NOT_BARE');
     const missing = await refuse(join(plain, 'nothing-here.git'));
     expect(missing.code).toBe('BAD_REMOTE');
     expect(missing.hint).toContain('git init --bare');

@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CanvasError } from '../../model/canvas-error.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
@@ -95,18 +94,27 @@ function remoteTarget(url: string): string {
 }
 
 /**
- * The existing local directory a remote names: an absolute path, or a `file://` URL of one (git
- * reads both as the repository in that directory); null for any other URL, or for a `file://`
- * URL of nothing there (then `git ls-remote` says what is wrong).
+ * The existing local directory a remote names: an absolute path, or a `file://` URL of one, read
+ * as git reads it (the path after the host, whatever the host says, each `%XX` decoded, `%2F` a
+ * slash too, `?` and `#` kept); null for any other URL, or for a `file://` URL of nothing there
+ * (then `git ls-remote` says what is wrong). Not `fileURLToPath`: it refuses a host other than
+ * localhost and an encoded slash, which git reads as the local directory all the same.
  */
 function localDirectory(target: string): string | null {
   if (isAbsolute(target)) return target;
   if (!target.startsWith('file://')) return null;
+  const rest = target.slice('file://'.length);
+  const slash = rest.indexOf('/');
+  if (slash < 0) return null;
+  const bytes = rest
+    .slice(slash)
+    .split(/(%[0-9A-Fa-f]{2})/)
+    .map((part) => (/^%[0-9A-Fa-f]{2}$/.test(part) ? Buffer.from([Number.parseInt(part.slice(1), 16)]) : Buffer.from(part, 'utf8')));
+  const dir = Buffer.concat(bytes).toString('utf8');
   try {
-    const dir = fileURLToPath(target);
     return statSync(dir).isDirectory() ? dir : null;
   } catch {
-    // Another host than this one, or nothing at that path.
+    // Nothing at that path.
     return null;
   }
 }
