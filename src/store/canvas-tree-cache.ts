@@ -20,14 +20,16 @@ interface TreeCache {
  * @param gitDir - the repository's `.git` directory
  * @param ledger - the ledger id
  * @param bytes - the document at the canvas's revision
+ * @param blob - their blob sha when the caller has it from git (a `git cat-file --batch` answer
+ *   names it); else it is hashed here
  * @returns the tree
  * @throws CanvasError `XML_PARSE`, `SCHEMA`, ... when the bytes do not parse (no cache then)
  */
-export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer): Canvas {
+export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer, blob?: string): Canvas {
   const text = bytes.toString('utf8');
   try {
     const cached = JSON.parse(readFileSync(treeCachePath(gitDir, ledger), 'utf8')) as TreeCache;
-    if (cached.blob === hashObject('blob', bytes) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
+    if (cached.blob === (blob ?? hashObject('blob', bytes)) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
   } catch {
     // No cache, or an unreadable one: parse.
   }

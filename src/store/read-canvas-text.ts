@@ -31,6 +31,7 @@ export interface ReadOptions {
 /** A canvas's stored bytes at its revision, with their blob sha as git names them. */
 interface StoredCanvas extends CanvasText {
   blob: string;
+  bytes: Buffer;
 }
 
 /**
@@ -52,7 +53,7 @@ async function readStored(ws: Workspace, options: ReadOptions, reader?: RepoRead
         { ledger },
       );
     }
-    return { ledger, revision, xml: stored.content.toString('utf8'), blob: stored.sha };
+    return { ledger, revision, xml: stored.content.toString('utf8'), blob: stored.sha, bytes: stored.content };
   } finally {
     if (!reader) r.close();
   }
@@ -100,8 +101,12 @@ async function parsed(text: CanvasText): Promise<Canvas> {
  *   the stored bytes break: `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING`
  */
 export async function readCheckedCanvas(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText & { canvas: Canvas }> {
-  const { blob: _blob, ...text } = await readStored(ws, options, reader);
-  return { ...text, canvas: await parsed(text) };
+  const { blob, bytes, ...text } = await readStored(ws, options, reader);
+  // The tree of these very bytes from the tree cache when it holds one that serializes back to
+  // them (never an authority: anything else is parsed and checked; docs/store.md, "Reads"), which
+  // saves the parse: most of what `canvas render` of a large canvas spends before rendering.
+  const { cachedCanvasTree } = await import('./canvas-tree-cache.js');
+  return { ...text, canvas: cachedCanvasTree(join(ws.repo, '.git'), text.ledger, bytes, blob) };
 }
 
 /**
@@ -120,7 +125,7 @@ export async function readCheckedCanvas(ws: Workspace, options: ReadOptions, rea
  *   `XML_PARSE`, `UNSAFE_XML`, `SCHEMA`, `NESTING` (the stored bytes)
  */
 export async function readCanvasText(ws: Workspace, options: ReadOptions, reader?: RepoReader): Promise<CanvasText> {
-  const { blob, ...text } = await readStored(ws, options, reader);
+  const { blob, bytes: _bytes, ...text } = await readStored(ws, options, reader);
   if (blob !== blobTheStoreWrote(ws, text.ledger)) await parsed(text);
   return text;
 }

@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { indexNodes } from '../model/index-nodes.js';
-import { parseCanvas } from '../model/parse-canvas.js';
 import type { Snapshot } from '../model/snapshot.js';
 import type { CanvasCommit } from './canvas-commit.js';
+import { cachedCanvasTree } from './canvas-tree-cache.js';
 import { canvasFactsOfMany } from './canvas-facts.js';
 import { editRecord } from './edit-record.js';
 import { cachedHistories, foldHistories } from './node-histories.js';
@@ -26,7 +27,8 @@ import { snapshotCrossings } from './snapshot-crossings.js';
  *   `NESTING` (the stored bytes), `INTERNAL` (a broken chain)
  */
 export async function readSnapshots(reader: RepoReader, refs: readonly CanvasRef[], edits = 10): Promise<Array<Snapshot | CanvasError>> {
-  const blobs = await reader.files(refs.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  const blobs = await reader.blobs(refs.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  const gitDir = join(reader.ws.repo, '.git');
   const failed: Array<CanvasError | null> = refs.map(({ ledger }, i) =>
     blobs[i] ? null : new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${reader.ws.root}`, `create it: canvas create ${ledger} --why "..."`, { ledger }),
   );
@@ -70,7 +72,8 @@ export async function readSnapshots(reader: RepoReader, refs: readonly CanvasRef
     const { ledger, revision } = refs[i]!;
     const f = facts[k]!;
     try {
-      const canvas = parseCanvas(blobs[i]!.toString('utf8'), ledger);
+      // The tree cache's tree when it is these bytes' (docs/store.md, "Reads"), else parsed.
+      const canvas = cachedCanvasTree(gitDir, ledger, blobs[i]!.content, blobs[i]!.sha);
       const w = walked[i]!;
       const recentEdits = w.slice(0, edits).map(editRecord);
       const dateOf = (sha: string) => new Date((timeOf.get(sha) ?? 0) * 1000).toISOString();

@@ -107,8 +107,18 @@ export class RepoReader {
    * @returns each file's bytes, or null when absent, in the order asked
    */
   async files(at: ReadonlyArray<readonly [commit: string, path: string]>): Promise<Array<Buffer | null>> {
+    return (await this.blobs(at)).map((b) => b?.content ?? null);
+  }
+
+  /**
+   * Many files in one round trip, each with its blob sha as git names it (the hash of its bytes).
+   *
+   * @param at - pairs of a commit and a path in its tree
+   * @returns each file's sha and bytes, or null when absent, in the order asked
+   */
+  async blobs(at: ReadonlyArray<readonly [commit: string, path: string]>): Promise<Array<{ sha: string; content: Buffer } | null>> {
     if (!this.exists()) return at.map(() => null);
-    return (await this.git.readMany(at.map(([commit, path]) => `${commit}:${path}`))).map((o) => (o?.type === 'blob' ? o.content : null));
+    return (await this.git.readMany(at.map(([commit, path]) => `${commit}:${path}`))).map((o) => (o?.type === 'blob' ? { sha: o.sha, content: o.content } : null));
   }
 
   /** The sha `main` points at, or null before the first commit. */
