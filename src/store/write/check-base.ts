@@ -47,7 +47,10 @@ export async function checkBase(ctx: EditContext, spec: EditSpec, base: string |
   // This canvas's commits after a revision, up to main.
   const sinceOf = async (sha: string, flag: string) => (await commitsSince(ctx.ws.repo, sha, main, flag, reader)).filter((c) => c.ledger === ledger);
   const flag = ctx.common.base !== undefined ? '--base' : '--require';
-  const since = await sinceOf(baseSha, flag);
+  // A base that is the canvas's revision (a write right after its read, the usual case) has no
+  // commits of this canvas after it: main's line need not be walked back to it, which took a
+  // read of every other canvas's commit since (37 round trips in the CLI edit benchmark).
+  const since = baseSha === ctx.revision ? [] : await sinceOf(baseSha, flag);
   // A base must be a revision of this canvas (docs/store.md, "Staleness").
   await checkBaseOnChain(reader, ledger, ctx.revision!, baseSha, since, flag);
   if (ctx.common.require !== undefined) {
