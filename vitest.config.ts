@@ -4,12 +4,12 @@ import { LongestFirst } from './test/helpers/longest-first.js';
 
 /**
  * The test files of pure functions and in-process renders (test/model/, test/render/ but for the
- * browser test) share their worker processes instead of each file starting afresh, which costs
+ * browser tests) share their worker processes instead of each file starting afresh, which costs
  * about 0.4 to 0.8 s of CPU a file (docs/architecture.md, "The test suite"). A file there changes
  * no process state (the environment, mocks, timers) and spawns neither the CLI nor a browser;
  * every other file runs in a process of its own.
  */
-const SHARED = ['test/model/**/*.test.ts', 'test/render/*.test.ts', 'test/render/{comment,figures,text}/*.test.ts', 'test/render/html/{node-reasons,render-page}.test.ts'];
+const SHARED = ['test/model/**/*.test.ts', 'test/render/*.test.ts', 'test/render/{comment,text}/*.test.ts', 'test/render/figures/!(*-in-browser).test.ts', 'test/render/html/{node-reasons,render-page}.test.ts'];
 
 export default defineConfig({
   test: {
