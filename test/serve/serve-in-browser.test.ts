@@ -133,9 +133,11 @@ describe.runIf(run)('canvas serve in Chromium', () => {
     const other = await replaceNode(s.ws, { ledger: 'demo', node: s.ids.text, payload: { text: 'Changed while you typed.' }, base, why: 'an agent got there first', author: 'agent | step:s3' });
     expect(other.outcome).toBe('applied');
     await p.waitForFunction((id) => document.getElementById(id)?.textContent?.includes('Changed while you typed.'), s.ids.text);
-    // The edit in progress is kept, and told the canvas moved.
+    // The edit in progress is kept, and told the canvas moved: the notice comes once the page
+    // also has what changed since its revision, which may be after the redraw that shows the text.
     expect(await p.locator('#live-editor textarea:not(.live-why)').inputValue()).toBe('My stale version.');
-    expect(await p.locator('#live-editor .live-notice').textContent()).toContain('moved');
+    await p.waitForFunction(() => document.querySelector('#live-editor .live-notice')?.textContent?.includes('moved'), undefined, { timeout: 5000 });
+    expect(await p.locator('#live-editor textarea:not(.live-why)').inputValue()).toBe('My stale version.');
     const before = repoState(s.ws);
     await p.locator('#live-editor .live-why').fill('two\nlines');
     await p.locator('#live-editor .live-submit').click();
