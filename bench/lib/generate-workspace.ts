@@ -63,6 +63,7 @@ const SOURCES = [
   'bench/lib/generate-workspace.ts',
   'src/store/canvas-facts.ts',
   'src/store/canvas-tree-cache.ts',
+  'src/store/tree-cache-path.ts',
   'bench/lib/git-objects.ts',
   'bench/lib/git-pack.ts',
   'bench/lib/random.ts',

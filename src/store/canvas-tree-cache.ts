@@ -4,11 +4,13 @@ import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas } from '../model/types.js';
 import { hashObject } from './git/write-object.js';
 import { saveCacheFile } from './save-cache-file.js';
-import { treeCachePath } from './tree-cache-path.js';
+import { TREE_CACHE_CHECKS, treeCachePath } from './tree-cache-path.js';
 
 interface TreeCache {
   /** The blob sha of the canvas document this tree was parsed from. */
   blob: string;
+  /** The version of the checks those bytes passed ({@link TREE_CACHE_CHECKS}). */
+  checks: number;
   canvas: Canvas;
 }
 
@@ -29,7 +31,13 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer, 
   const text = bytes.toString('utf8');
   try {
     const cached = JSON.parse(readFileSync(treeCachePath(gitDir, ledger), 'utf8')) as TreeCache;
-    if (cached.blob === (blob ?? hashObject('blob', bytes)) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
+    if (
+      cached.checks === TREE_CACHE_CHECKS &&
+      cached.blob === (blob ?? hashObject('blob', bytes)) &&
+      cached.canvas.ledger === ledger &&
+      serializeCanvas(cached.canvas) === text
+    )
+      return cached.canvas;
   } catch {
     // No cache, or an unreadable one: parse.
   }
@@ -49,7 +57,7 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer, 
  * Only a cache: a write that fails (a full disk) leaves it as it was and fails nothing else.
  */
 export function saveCanvasTree(gitDir: string, ledger: string, blob: string, canvas: Canvas): void {
-  // The blob first: a plain read looks only at the head of the file to learn which bytes the
-  // store wrote (src/store/read-canvas-text.ts).
-  saveCacheFile(treeCachePath(gitDir, ledger), JSON.stringify({ blob, canvas } satisfies TreeCache));
+  // The blob and the checks first: a plain read looks only at the head of the file to learn which
+  // bytes the store wrote, under which checks (src/store/read-canvas-text.ts).
+  saveCacheFile(treeCachePath(gitDir, ledger), JSON.stringify({ blob, checks: TREE_CACHE_CHECKS, canvas } satisfies TreeCache));
 }

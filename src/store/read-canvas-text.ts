@@ -6,7 +6,7 @@ import type { Canvas } from '../model/types.js';
 import { resolveBase } from './commits-since.js';
 import { RepoReader } from './repo-reader.js';
 import { revisionAt } from './revision-at.js';
-import { treeCachePath } from './tree-cache-path.js';
+import { TREE_CACHE_CHECKS, treeCachePath } from './tree-cache-path.js';
 import type { Workspace } from './workspace.js';
 
 /** A canvas as read at one revision. */
@@ -63,16 +63,19 @@ async function readStored(ws: Workspace, options: ReadOptions, reader?: RepoRead
  * The blob sha of the document the store last wrote for a canvas, as its tree cache records it
  * (`.git/canvas-cache/trees/<ledger>.json`, which the store writes only after the write path
  * checked those bytes; docs/store.md, "Reads"), or null when there is none. Only the head of the
- * file is read: the writer puts the blob first (`{"blob":"<sha>",...`), so the figure does not
- * grow with the canvas.
+ * file is read: the writer puts the blob and the version of the checks first
+ * (`{"blob":"<sha>","checks":<n>,...`), so the figure does not grow with the canvas; a cache of
+ * other checks than {@link TREE_CACHE_CHECKS} names nothing.
  */
 function blobTheStoreWrote(ws: Workspace, ledger: string): string | null {
   let fd: number | undefined;
   try {
     fd = openSync(treeCachePath(join(ws.repo, '.git'), ledger), 'r');
-    const head = Buffer.alloc(80);
+    const head = Buffer.alloc(128);
     const n = readSync(fd, head, 0, head.length, 0);
-    return /^\{"blob":"([0-9a-f]{40}(?:[0-9a-f]{24})?)"/.exec(head.toString('latin1', 0, n))?.[1] ?? null;
+    const m = /^\{"blob":"([0-9a-f]{40}(?:[0-9a-f]{24})?)","checks":(\d+),/.exec(head.toString('latin1', 0, n));
+    // Bytes cached under other checks than this build's are checked again.
+    return m && Number(m[2]) === TREE_CACHE_CHECKS ? m[1]! : null;
   } catch {
     return null;
   } finally {

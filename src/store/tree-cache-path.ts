@@ -13,3 +13,12 @@ import { join } from 'node:path';
 export function treeCachePath(gitDir: string, ledger: string): string {
   return join(gitDir, 'canvas-cache', 'trees', `${ledger}.json`);
 }
+
+/**
+ * The version of the write path's checks that a tree cache records its bytes passed (docs/store.md,
+ * "Reads"): raise it whenever a check of the document tightens (a new refusal of the parser or
+ * the schema), so that bytes cached under weaker checks are parsed and checked again rather than
+ * trusted. A cache without it, or with another one, is not trusted; the next write of the canvas
+ * saves it anew. 2: the checks of 2026-12-01 (nesting depth, characters XML cannot hold).
+ */
+export const TREE_CACHE_CHECKS = 2;

@@ -50,6 +50,13 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
       expect(other.code, other.stderr).toBe(0);
       expect(matching(other.modules, PARSER).length > 0).toBe(true);
       expect(matching(other.builtins, /^node:(internal\/)?crypto\b/)).toEqual([]);
+      // The same bytes, recorded as passing the checks of another version (an older build's,
+      // before a check tightened): checked again.
+      writeFileSync(cache, kept.toString('utf8').replace(/^(\{"blob":"[0-9a-f]+","checks":)\d+,/, '$11,'));
+      const older = await loadedBy(ws, ['read', 'light']);
+      expect(older.code, older.stderr).toBe(0);
+      expect(older.stdout).toBe(other.stdout);
+      expect(matching(older.modules, PARSER).length > 0).toBe(true);
       rmSync(cache);
       const none = await loadedBy(ws, ['read', 'light']);
       expect(none.code, none.stderr).toBe(0);

@@ -58,6 +58,14 @@ describe('a snapshot (what every projection renders) takes its tree from the tre
     expect(await many()).toEqual(cached.canvas);
     expect(parses.count).toBe(2);
 
+    // The very tree, recorded as passing another version's checks: parsed and checked again.
+    writeFileSync(path, kept.replace(/^(\{"blob":"[0-9a-f]+","checks":)\d+,/, '$11,'));
+    expect(readFileSync(path, 'utf8')).not.toBe(kept);
+    parses.count = 0;
+    expect((await readSnapshot(ws, { ledger: 'snap' })).canvas).toEqual(cached.canvas);
+    expect(await many()).toEqual(cached.canvas);
+    expect(parses.count).toBe(2);
+
     rmSync(path);
     parses.count = 0;
     const none = await readSnapshot(ws, { ledger: 'snap' });
