@@ -2,8 +2,8 @@ import type { LinkOut } from './links-of.js';
 
 /** What the link check knows of one canvas at its current revision (docs/links.md, "Dangling links"). */
 export interface LinkedCanvas {
-  /** The ids of its nodes, or null when its document could not be read (its nodes are not judged). */
-  nodes: ReadonlySet<string> | null;
+  /** The ids of its nodes (only asked whether it has one), or null when its document could not be read (its nodes are not judged). */
+  nodes: Pick<ReadonlySet<string>, 'has'> | null;
   /** Its link nodes ({@link linksOf}). */
   links: readonly LinkOut[];
 }

@@ -45,7 +45,7 @@ export interface CanvasEdges {
 /**
  * A canvas's edges (docs/links.md, "Edges"): what it links to, what links to it, who acted on
  * it and who watches it. The links are judged against every canvas at its current revision, read from the link
- * graph's cache (an entry per canvas keyed by revision, `.git/canvas-cache/_links.json`); the actors
+ * graph's cache (an entry per canvas keyed by revision, `.git/canvas-cache/_links.jsonl`); the actors
  * are folded from the canvas's own chain, with a cache keyed by revision; the watchers are read
  * from the watch files, outside the history.
  *
