@@ -21,7 +21,8 @@ export interface SiteOut {
 
 /**
  * Build some canvases' folders (docs/site.md): read their snapshots in rounds through the batch,
- * then render each one's page, comment and prompt and write them into `<ledger>/`, made once.
+ * then render each one's page, comment and prompt and write them into `<ledger>/`, made once,
+ * and its row of the index page.
  * The unit of work of the build, the same in this thread or a worker's. The caller has judged
  * every path it writes. A canvas that cannot be read, rendered or written fails alone.
  *
@@ -31,7 +32,7 @@ export interface SiteOut {
  * @param renderers - the page, comment and prompt renderers
  * @returns one result per canvas, in the order given
  */
-export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt'>): Promise<CanvasResult[]> {
+export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow'>): Promise<CanvasResult[]> {
   const reader = new RepoReader(ws);
   let snapshots: Awaited<ReturnType<typeof readSnapshots>>;
   try {
@@ -60,7 +61,8 @@ export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], o
         }
       }
       for (const [name, content] of Object.entries(files)) writeSiteFile(out.path, out.given, `${ledger}/${name}`, content);
-      results.push({ ledger, entry: { ...indexEntryOf(snapshot), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)])) } });
+      const entry = indexEntryOf(snapshot);
+      results.push({ ledger, entry: { ...entry, row: renderers.renderIndexRow(entry), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)])) } });
     } catch (e) {
       const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
       results.push({ ledger, failed: { code: err.code, message: err.message } });

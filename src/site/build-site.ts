@@ -15,8 +15,12 @@ import { buildInPool } from './render-pool.js';
 import { SiteDir } from './site-dir.js';
 import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js';
 
-/** One canvas's record in the manifest: its line on the index page and its files' hashes. */
-export type ManifestEntry = IndexEntry & { files: Record<string, string> };
+/**
+ * One canvas's record in the manifest: its line on the index page, that line's HTML as
+ * `renderIndexRow` made it (joined into the index without rendering it again; docs/site.md,
+ * "Incremental"), and its files' hashes.
+ */
+export type ManifestEntry = IndexEntry & { row: string; files: Record<string, string> };
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {
@@ -33,7 +37,10 @@ export interface SiteRenderers {
   renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
   renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
   renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
-  renderIndex: (entries: readonly IndexEntry[]) => string;
+  /** One canvas's row of the index page, as HTML: what `renderIndex` writes for the entry. */
+  renderIndexRow: (entry: IndexEntry) => string;
+  /** The index page; an entry's `row`, when given, is written as it is. */
+  renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string }>) => string;
   /** A string that changes whenever any renderer or template changes. */
   version: string;
 }
@@ -226,6 +233,16 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
       delete manifest.entries[r.ledger];
     }
   }
+  // An index row the manifest lacks is rendered from its entry; under --verify-output every row
+  // is, and one that differs from the manifest's (edited there) is replaced, index and manifest
+  // rewritten (docs/site.md, "Incremental").
+  for (const [ledger, { files, row, ...entry }] of Object.entries(manifest.entries)) {
+    if (typeof row === 'string' && !options.verifyOutput) continue;
+    const fresh = (await load()).renderIndexRow(entry);
+    if (fresh === row) continue;
+    manifest.entries[ledger] = { ...entry, row: fresh, files };
+    changed = true;
+  }
   // A build that changed no entry leaves the index and the manifest as they are (their bytes
   // would be the same), unless the index is not what the manifest recorded.
   const indexPath = join(site.path, 'index.html');
@@ -236,9 +253,11 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   if (!indexKept || !existsSync(indexPath)) {
     const sorted = sortedManifest(manifest.renderer, manifest.entries);
     const entries = all.map((c) => sorted.entries[c.ledger]).filter((e): e is ManifestEntry => e !== undefined);
+    // Each row as the build that rendered its canvas made it: joined, not rendered again.
     const index = (await load()).renderIndex(entries.map(({ files: _files, ...e }) => e));
     site.write('index.html', index);
-    site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) }, null, 2)}\n`);
+    // One line: at 1,000 canvases an indented manifest takes half again as long to write and read.
+    site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) })}\n`);
   }
   report.warnings = danglingLinks(await readLinkGraph(ws, all), todo.map((c) => c.ledger));
   return report;

@@ -9,7 +9,7 @@ import { rendererVersion } from './renderer-version.js';
  * (`--vendor-mermaid`, docs/site.md "Mermaid offline"), and its pages load it from there.
  */
 export async function loadRenderers(options: { vendoredMermaid?: boolean } = {}): Promise<SiteRenderers> {
-  const [{ renderPage }, { preparePage }, { renderComment }, { renderPrompt }, { renderIndex }, { readTemplate }] = await Promise.all([
+  const [{ renderPage }, { preparePage }, { renderComment }, { renderPrompt }, { renderIndex, renderIndexRow }, { readTemplate }] = await Promise.all([
     import('../render/html/render-page.js'),
     import('../render/html/prepare-page.js'),
     import('../render/comment/render-comment.js'),
@@ -26,6 +26,7 @@ export async function loadRenderers(options: { vendoredMermaid?: boolean } = {})
     renderPage: async (snapshot) => renderPage(snapshot, { ...(await preparePage(snapshot)), index: '../index.html', mermaid }),
     renderComment,
     renderPrompt,
+    renderIndexRow,
     renderIndex: (entries) => renderIndex(entries, indexCss, undefined, indexScript),
     version: rendererVersion(options),
   };

@@ -163,7 +163,7 @@ export class SiteDir {
     } catch (e) {
       throw refuse(this.given, `cannot be made: ${(e as Error).message}`, 'name a directory you may write, for example --out site');
     }
-    this.write(MANIFEST, `${JSON.stringify({ renderer, entries: {} } satisfies SiteManifest, null, 2)}\n`);
+    this.write(MANIFEST, `${JSON.stringify({ renderer, entries: {} } satisfies SiteManifest)}\n`);
   }
 
   /**

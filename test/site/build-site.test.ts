@@ -79,6 +79,10 @@ describe('canvas build', () => {
     const after = tree(dir);
     const changed = Object.keys(after).filter((k) => after[k] !== before[k]).sort();
     expect(changed).toEqual(['.canvas-build.json', 'concurrency/comment.md', 'concurrency/index.html', 'concurrency/prompt.txt', 'index.html']);
+    // The index joined from the manifest's rows is the one a build from nothing renders.
+    const fresh = out();
+    expect((await runMain(ws, ['build', '--out', fresh])).code).toBe(0);
+    expect(after['index.html']).toBe(tree(fresh)['index.html']);
   });
 
   it('trusts the manifest for an unchanged canvas; --verify-output catches a tampered or removed output and rebuilds it', async () => {
@@ -101,6 +105,12 @@ describe('canvas build', () => {
     expect(tree(dir)).toEqual(before);
     // Verified and unchanged: nothing more to rebuild.
     expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json', '--verify-output'])).stdout).built).toEqual([]);
+    // A row edited in the manifest is trusted by a build, and rendered again under --verify-output.
+    const manifest = JSON.parse(before['.canvas-build.json']!);
+    manifest.entries.projections.row = '<tr><td>tampered</td></tr>';
+    writeFileSync(join(dir, '.canvas-build.json'), `${JSON.stringify(manifest)}\n`);
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json', '--verify-output'])).stdout)).toMatchObject({ built: [], failed: [] });
+    expect(tree(dir)).toEqual(before);
   });
 
   it('reports a bad canvas, builds the rest, and exits 8, its own code (1 is an internal error)', async () => {

@@ -59,6 +59,19 @@ function row(e: IndexEntry): Element {
 }
 
 /**
+ * One canvas's row of the index page (docs/site.md, "The index"), serialized alone by
+ * hast-util-to-html: the same bytes {@link renderIndex} writes for the entry. The site keeps it
+ * in its manifest beside the entry, so a build that changes one canvas joins the other rows
+ * instead of rendering them again (docs/site.md, "Incremental").
+ *
+ * @param e - the canvas's entry
+ * @returns the `<tr>` element's HTML, no line feed
+ */
+export function renderIndexRow(e: IndexEntry): string {
+  return toHtml(row(e));
+}
+
+/**
  * The search box and sort order (docs/site.md, "The index"): hidden until the index's own script
  * shows them, so a reader without the script sees no control that does nothing.
  */
@@ -88,15 +101,16 @@ function tools(): Element {
  * with scripts off, the list stays in the order given. A hast tree serialized by
  * hast-util-to-html, synchronously and without I/O, the given stylesheet and script inlined, a
  * Content-Security-Policy that allows only those two, by their hashes. Entries are shown in the
- * order given (the site sorts by ledger id).
+ * order given (the site sorts by ledger id). An entry may carry its `row` as
+ * {@link renderIndexRow} made it for the same entry: it is written as it is, not rendered again.
  *
- * @param entries - one per canvas
+ * @param entries - one per canvas, each with its row's HTML or without
  * @param css - the stylesheet: `templates/page.css`, a line feed, then `templates/index.css`
  * @param live - for the index `canvas serve` serves: its script and stylesheet (docs/serve.md)
  * @param script - the index's script, `templates/index.js`; default none (no search, no sorting)
  * @returns the page, ending in a line feed; the same entries, stylesheet and script give the same bytes
  */
-export function renderIndex(entries: readonly IndexEntry[], css: string, live?: LiveAssets, script?: string): string {
+export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }>, css: string, live?: LiveAssets, script?: string): string {
   const open = entries.reduce((n, e) => n + e.openQuestions, 0);
   const list: ElementContent[] =
     entries.length === 0
@@ -105,7 +119,10 @@ export function renderIndex(entries: readonly IndexEntry[], css: string, live?: 
           ...(script === undefined ? [] : [tools()]),
           h('table', { className: ['canvases'] }, [
             h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]),
-            h('tbody', entries.map(row)),
+            h(
+              'tbody',
+              entries.map((e) => (e.row === undefined ? row(e) : { type: 'raw', value: e.row })),
+            ),
           ]),
         ];
   const body: ElementContent[] = [
@@ -123,5 +140,6 @@ export function renderIndex(entries: readonly IndexEntry[], css: string, live?: 
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: contentSecurityPolicy(tree, { mermaid: false }) }));
   (html.children[0] as Element).children = head;
-  return `${toHtml(tree, { upperDoctype: true })}\n`;
+  // `allowDangerousHtml` writes the given rows as they are: the tree holds no other raw node.
+  return `${toHtml(tree, { upperDoctype: true, allowDangerousHtml: true })}\n`;
 }

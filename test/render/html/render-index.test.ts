@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type IndexEntry, renderIndex } from '../../../src/render/html/render-index.js';
+import { type IndexEntry, renderIndex, renderIndexRow } from '../../../src/render/html/render-index.js';
 import { ROOT } from '../../helpers/workspace.js';
 import { byId, classes, elements, parsePage, textOf } from '../page-claims.js';
 
@@ -64,6 +64,19 @@ describe('renderIndex', () => {
     expect(scripts.map((e) => textOf(e.el))).toEqual([SCRIPT]);
     const csp = String(elements(tree).find((e) => e.el.properties.httpEquiv?.toString() === 'Content-Security-Policy')!.el.properties.content);
     expect(csp).toBe(`default-src 'none'; style-src ${sha256(CSS)}; script-src ${sha256(SCRIPT)}; base-uri 'none'; form-action 'none'`);
+  });
+
+  it('writes a row given as renderIndexRow made it as it is: the same bytes as rendering it', () => {
+    const entries = [
+      entry('a', { summary: { text: 'A "quoted" <b>line</b> & more', full: 'A "quoted" <b>line</b> & more, whole' }, openQuestions: 2, questions: 3 }),
+      entry('b', { lastEdit: { date: '2026-11-30T10:00:00Z', author: 'ana', op: 'replace', reason: 'why <not>' } }),
+      entry('c', { ending: { kind: 'frozen', commit: '89abcdef0123456789abcdef0123456789abcdef', reason: 'done', editedSince: false } }),
+    ];
+    const rendered = renderIndex(entries, CSS, undefined, SCRIPT);
+    expect(renderIndex(entries.map((e) => ({ ...e, row: renderIndexRow(e) })), CSS, undefined, SCRIPT)).toBe(rendered);
+    expect(rendered).toContain(renderIndexRow(entries[0]!));
+    // The row given is what is written, whatever the entry says.
+    expect(renderIndex([{ ...entries[1]!, row: '<tr id="canvas-b"><td>given</td></tr>' }], CSS)).toContain('<tbody><tr id="canvas-b"><td>given</td></tr></tbody>');
   });
 
   it('without the script, or with no canvas, has no controls and no script', () => {
