@@ -6,15 +6,16 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
+import { grantRole } from '../../src/store/access-writes.js';
 import { nodeHistory } from '../../src/store/node-history.js';
 import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { type RunningServer, serveCanvas } from '../../src/serve/serve-canvas.js';
 import { buildCaseIn } from '../render/golden-cases.js';
-import { AUTHOR, baseOf, repoState, ROOT, runCli } from '../helpers/workspace.js';
+import { AUTHOR, repoState, ROOT, runCli } from '../helpers/workspace.js';
 import { revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,23 +25,25 @@ const ARTIFACTS = join(ROOT, 'test-artifacts', 'serve');
 
 let browser: Browser;
 let s: Served;
+/** The contexts of the test running, closed when it ends: a page left open stays live and redraws at every later test's edits. */
 const contexts: BrowserContext[] = [];
 
+/** A browser context in which anything not this server is refused: nothing leaves the machine. */
 async function context(server: RunningServer = s.server, options: { bypassCSP?: boolean; width?: number } = {}): Promise<BrowserContext> {
   const c = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, bypassCSP: options.bypassCSP ?? false });
   contexts.push(c);
-  // Anything not this server is refused: nothing leaves the machine.
   await c.route('**/*', (route) => (route.request().url().startsWith(server.origin) ? route.continue() : route.abort('internetdisconnected')));
-  const p = await c.newPage();
-  await p.goto(server.url);
-  await p.close();
   return c;
 }
 
-/** Open a canvas page and wait until it says it is live. */
+/**
+ * Open a canvas page as a user opens the URL canvas serve printed, the token in it (exchanged for
+ * the cookie and the page redirected to the same path without it), and wait until it says it is live.
+ */
 async function openPage(c: BrowserContext, ledger = 'demo', server: RunningServer = s.server): Promise<Page> {
   const p = await c.newPage();
-  await p.goto(`${server.origin}/${ledger}/`);
+  await p.goto(`${server.origin}/${ledger}/?token=${TOKEN}`);
+  expect(p.url()).toBe(`${server.origin}/${ledger}/`);
   await p.waitForSelector('#live-status[data-state="live"]');
   return p;
 }
@@ -75,8 +78,10 @@ describe.runIf(run)('canvas serve in Chromium', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM });
     s = await servedWorkspace();
   });
+  afterEach(async () => {
+    for (const c of contexts.splice(0)) await c.close();
+  });
   afterAll(async () => {
-    for (const c of contexts) await c.close();
     await browser?.close();
     await s?.server.close();
   });
@@ -114,8 +119,7 @@ describe.runIf(run)('canvas serve in Chromium', () => {
     // The other page says what changed, by whom and why.
     await b.waitForSelector('#live-news:not([hidden])');
     expect(await b.locator('#live-news').textContent()).toContain('page A decides');
-    const base = baseOf((await runCli(s.ws, ['read', 'demo'])).stdout);
-    const cli = await runCli(s.ws, ['replace', 'demo', s.ids.text, '--text', 'Written from the CLI.', '--base', base, '--why', 'the CLI has its say']);
+    const cli = await runCli(s.ws, ['replace', 'demo', s.ids.text, '--text', 'Written from the CLI.', '--base', await revisionOf(s.ws), '--why', 'the CLI has its say']);
     expect(cli.code, cli.stderr).toBe(0);
     for (const p of [a, b]) await p.waitForFunction((id) => document.getElementById(id)?.textContent?.includes('Written from the CLI.'), s.ids.text, { timeout: 5000 });
     const now = await revisionOf(s.ws);
@@ -237,8 +241,9 @@ describe.runIf(run)('canvas serve in Chromium', () => {
     const p = await bare.newPage();
     expect((await p.goto(`${s.server.origin}/demo/`))!.status()).toBe(403);
     expect((await p.goto(`http://localhost:${s.server.port}/?token=${TOKEN}`))!.status()).toBe(403);
-    // A page of another site, in a browser that holds the cookie, tries both kinds of POST.
+    // A page of another site, in a browser that holds the cookie (set by the server's own page), tries both kinds of POST.
     const c = await context();
+    await (await openPage(c)).close();
     await c.route('http://evil.test/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>evil</title><p>hi</p>' }));
     const evil = await c.newPage();
     await evil.goto('http://evil.test/');
@@ -326,7 +331,7 @@ describe.runIf(run)('canvas serve in Chromium', () => {
       void d.dismiss();
     });
     p.on('pageerror', (e) => problems.push(String(e)));
-    await p.goto(`${s.server.origin}/${ledger}/`);
+    await p.goto(`${s.server.origin}/${ledger}/?token=${TOKEN}`);
     await p.waitForSelector('#live-status[data-state="live"]');
     // Open every node's editor: the forms hold the hostile text as values, never as markup.
     const ids = await p.evaluate(() => [...document.querySelectorAll('main .node[id]')].map((n) => n.id));
@@ -351,7 +356,7 @@ describe.runIf(run)('canvas serve in Chromium', () => {
       const texts: string[] = [];
       for (let i = 0; i < 2; i += 1) {
         const text = `writer ${w} edit ${i}`;
-        const base = baseOf((await runCli(s.ws, ['read', 'demo'])).stdout);
+        const base = await revisionOf(s.ws);
         const r = await runCli(s.ws, ['insert', 'demo', '--into', 'root', '--text', text, '--base', base, '--why', `writer ${w} adds ${i}`, '--author', `w${w}`]);
         if (r.code !== 0) throw new Error(r.stderr);
         texts.push(text);
@@ -359,8 +364,8 @@ describe.runIf(run)('canvas serve in Chromium', () => {
       return texts;
     };
     for (const w of [0, 1, 2, 3]) {
-      const g = await runCli(s.ws, ['grant', 'demo', `w${w}`, 'editor', '--why', `writer ${w} joins`]);
-      expect(g.code, g.stderr).toBe(0);
+      const g = await grantRole(s.ws, { ledger: 'demo', who: `w${w}`, role: 'editor', why: `writer ${w} joins`, author: AUTHOR });
+      expect(g.outcome).toBe('applied');
     }
     const browserEdits = (async () => {
       const texts: string[] = [];
