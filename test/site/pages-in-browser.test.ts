@@ -34,6 +34,8 @@ const SITE_PAGES = ['index.html', 'concurrency/index.html', 'node-identity/index
 
 let browser: Browser;
 let site: string;
+/** The page the checks of script-enabled pages share, one navigation per check (a context and a page cost about 0.3 s each to start). */
+let reader: Opened | null = null;
 
 /** A golden page as it was rendered: the stylesheet and its hash put back where the markers are. */
 function goldenPage(name: string): string {
@@ -45,22 +47,27 @@ function goldenPage(name: string): string {
 
 interface Opened {
   page: Page;
-  /** Requests that left the test origin (refused, and counted here). */
+  /** Requests that left the test origin (refused, and counted here), since the page was last opened. */
   outside: string[];
+  /** Console errors and uncaught exceptions, since the page was last opened. */
   problems: string[];
+  /** Ends the test's use of the page: closes its context unless it is the shared one. */
+  done(): Promise<void>;
 }
 
-/** Open a path of the test origin: `golden/<case>.html`, or a path of the built site; the CDN's Mermaid is served from the vendored package. */
-async function open(path: string, options: { width?: number; javaScript?: boolean } = {}): Promise<Opened> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, javaScriptEnabled: options.javaScript ?? true });
-  const outside: string[] = [];
-  const problems: string[] = [];
-  const golden = path.startsWith('golden/');
+/**
+ * A page of the test origin, in a context of its own: `golden/<case>.html` is the golden page of
+ * that case, any other path a file of the built site; the CDN's Mermaid is served from the
+ * vendored package, and every other request is refused and counted.
+ */
+async function newReader(javaScript: boolean): Promise<Opened> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: javaScript });
+  const opened: Opened = { page: await context.newPage(), outside: [], problems: [], done: () => context.close() };
   await context.route('**/*', async (route) => {
     const url = route.request().url();
     const rel = url.startsWith(ORIGIN) ? url.slice(ORIGIN.length).split(/[?#]/)[0]! : null;
-    if (rel !== null && golden && rel === path) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: goldenPage(rel.slice(7, -5)) });
-    if (rel !== null && !golden) {
+    if (rel?.startsWith('golden/')) return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: goldenPage(rel.slice(7, -5)) });
+    if (rel !== null) {
       const file = join(site, rel);
       if (!file.startsWith(site) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
       const type = extname(file) === '.html' ? 'text/html; charset=utf-8' : extname(file) === '.mjs' ? 'text/javascript' : 'application/octet-stream';
@@ -71,19 +78,38 @@ async function open(path: string, options: { width?: number; javaScript?: boolea
       if (!file.startsWith(VENDOR) || !existsSync(file)) return route.fulfill({ status: 404, body: '' });
       return route.fulfill({ status: 200, contentType: 'text/javascript', headers: { 'access-control-allow-origin': '*' }, body: readFileSync(file) });
     }
-    outside.push(url);
+    opened.outside.push(url);
     return route.abort('internetdisconnected');
   });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
+  opened.page.on('console', (m) => {
+    if (m.type() === 'error') opened.problems.push(m.text());
   });
-  page.on('pageerror', (e) => problems.push(String(e)));
+  opened.page.on('pageerror', (e) => opened.problems.push(String(e)));
+  return opened;
+}
+
+/**
+ * Open a path of the test origin (see {@link newReader}), at 1280 px in the light scheme. A page
+ * with its script runs in the shared page (a new document at each navigation, so nothing of the
+ * last check stays); one without, in a context of its own.
+ */
+async function open(path: string, options: { javaScript?: boolean } = {}): Promise<Opened> {
+  let opened: Opened;
+  if (options.javaScript === false) opened = await newReader(false);
+  else {
+    reader ??= { ...(await newReader(true)), done: async () => {} };
+    opened = reader;
+    opened.outside.length = 0;
+    opened.problems.length = 0;
+    await opened.page.setViewportSize({ width: 1280, height: 900 });
+    await opened.page.emulateMedia({ colorScheme: 'light' });
+  }
+  const { page } = opened;
   await page.goto(`${ORIGIN}${path}`, { waitUntil: 'load' });
   // A Mermaid figure is drawn after load: wait for it, so the page is checked as a reader sees it.
   const mermaid = page.locator('pre.mermaid');
   for (let i = 0; i < (await mermaid.count()); i++) await mermaid.nth(i).locator('svg').waitFor({ timeout: 30_000 });
-  return { page, outside, problems };
+  return opened;
 }
 
 /** The serious and critical violations axe-core finds, one line each. */
@@ -105,7 +131,7 @@ async function violations(page: Page): Promise<string[]> {
  * both widths, `some` the two checked.
  */
 async function checkPage(path: string, shot: { name: string; keep: 'all' | 'some' } | null): Promise<void> {
-  const { page, outside, problems } = await open(path);
+  const { page, outside, problems, done } = await open(path);
   const keep = async (width: number, scheme: string, only: 'all' | 'some') => {
     if (shot && (shot.keep === 'all' || only === 'some')) await page.screenshot({ path: join(ARTIFACTS, `${shot.name}-${width}-${scheme}.png`), fullPage: true });
   };
@@ -124,7 +150,7 @@ async function checkPage(path: string, shot: { name: string; keep: 'all' | 'some
   expect(found, path).toEqual({ 'light 1280': [], 'dark 390': [] });
   expect(problems, path).toEqual([]);
   expect(outside, path).toEqual([]);
-  await page.context().close();
+  await done();
 }
 
 describe.runIf(run)('the pages and the index in Chromium', () => {
@@ -141,7 +167,7 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
   });
 
   it('the index: a table whose headers hold on one line at 1280 px, cards at 390 px, search and sort by its own script', async () => {
-    const { page, problems } = await open('index.html');
+    const { page, problems, done } = await open('index.html');
     const names = () => page.locator('table.canvases tbody tr:not([hidden])').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.name));
     // Every header on one line, and no column squeezed to a sliver.
     const headers = await page.locator('table.canvases th').evaluateAll((ths) =>
@@ -179,19 +205,19 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
       expect(card.width).toBeGreaterThan(300);
     }
     expect(problems).toEqual([]);
-    await page.context().close();
+    await done();
   });
 
   it('the index without its script: no control that does nothing, every canvas listed by name', async () => {
-    const { page } = await open('index.html', { javaScript: false });
+    const { page, done } = await open('index.html', { javaScript: false });
     expect(await page.locator('#index-tools').isVisible()).toBe(false);
     const names = await page.locator('table.canvases tbody tr').evaluateAll((rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).map((r) => (r as HTMLElement).dataset.name));
     expect(names).toEqual(['concurrency', 'node-identity', 'projections', 'store-substrate']);
-    await page.context().close();
+    await done();
   });
 
   it('a canvas page: the skip link shows on the first Tab and moves past the header; the back link leads to the index', async () => {
-    const { page } = await open('store-substrate/index.html');
+    const { page, done } = await open('store-substrate/index.html');
     const skip = page.locator('a.skip-link');
     expect((await skip.boundingBox())!.y).toBeLessThan(0);
     await page.keyboard.press('Tab');
@@ -202,11 +228,11 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
     await page.locator('nav.site-nav a').click();
     await page.waitForURL(`${ORIGIN}index.html`);
     expect(await page.locator('h1').textContent()).toBe('Canvases');
-    await page.context().close();
+    await done();
   });
 
   it('a figure: in dark mode its panel sits beside the node id, never under it; on a phone a wide diagram scrolls at its own size', async () => {
-    const { page } = await open('store-substrate/index.html');
+    const { page, done } = await open('store-substrate/index.html');
     await page.emulateMedia({ colorScheme: 'dark' });
     const figure = page.locator('figure.figure-diagram').first();
     const boxes = async () => ({ id: (await figure.locator('.nid').boundingBox())!, panel: (await figure.locator('.drawing').boundingBox())! });
@@ -220,7 +246,7 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
     });
     expect(drawn.shown).toBeCloseTo(drawn.own, 0);
     expect(drawn.scroll).toBeGreaterThan(drawn.box);
-    await page.context().close();
+    await done();
   });
 
   it.each(caseNames())('golden page %s: no serious or critical axe violation, light or dark', async (name) => {
