@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/render/comment/render-comment.js';
+import { preparePage } from '../../src/render/html/prepare-page.js';
+import { renderPage } from '../../src/render/html/render-page.js';
 import { pageOf } from './page-of.js';
 import { isolateBidi } from '../../src/render/isolate-bidi.js';
 import { renderPrompt } from '../../src/render/text/render-prompt.js';
@@ -75,6 +77,19 @@ describe('bidirectional controls in node text stay inside the node in every proj
     expect(leaks(page, WORDS)).toEqual([]);
     const outside = page.replace(/<bdi>[^<]*<\/bdi>/g, '');
     expect(outside).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
+  it('the page leaves the drawings it is given as they are: the same options render the same bytes again', async () => {
+    // A drawing is the caller's (renderPage's `figures`): isolating its label in place would
+    // isolate it once more at every later render with the same drawings.
+    const s = snapshotOf(`<figure id="f1" v="1" kind="diagram">diagram 1\nnode a "${HOSTILE}"</figure><text id="t1" v="1">${HOSTILE}</text>`);
+    const prepared = await preparePage(s);
+    const drawing = JSON.stringify(prepared.figures.get('f1'));
+    const first = renderPage(s, prepared);
+    expect(JSON.stringify(prepared.figures.get('f1'))).toBe(drawing);
+    expect(renderPage(s, prepared)).toBe(first);
+    expect(first).toContain(`>${isolateBidi(HOSTILE)}</text>`);
+    expect(leaks(first, WORDS)).toEqual([]);
   });
 
   it('text without a bidirectional control is left as it is, right-to-left letters included', () => {

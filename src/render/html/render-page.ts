@@ -75,21 +75,31 @@ function breakLines(node: Root | Element): void {
  * Keep every text's bidirectional controls inside it (docs/projections.md, "Bidirectional text"):
  * a text holding one becomes `<bdi>` (an isolate in HTML) around the text isolated character by
  * character as well ({@link isolateBidi}), so even a stray U+2069 in it cannot close the isolate
- * early. Inside an SVG, where `bdi` is no element, the characters alone do it.
+ * early. Inside an SVG, where `bdi` is no element, the characters alone do it. Copy on write: an
+ * element with no such text below it is returned as it is (a 1,000-node page has thousands of
+ * elements and nearly never such a text), and one with any is copied, never changed, since the
+ * figures' drawings are the caller's (`PageOptions.figures`) and rendering them again must not
+ * isolate their texts twice.
+ *
+ * @returns the node, or a copy holding the isolated texts
  */
-function isolateTexts(node: Root | Element, inSvg = false): void {
-  // In place: a 1,000-node page has thousands of elements, nearly none with such a text.
-  const children = node.children as RootContent[];
-  for (let i = 0; i < children.length; i++) {
-    const c = children[i]!;
+function isolateTexts<T extends Root | Element>(node: T, inSvg = false): T {
+  let children: RootContent[] | undefined;
+  const given = node.children as RootContent[];
+  for (let i = 0; i < given.length; i++) {
+    const c = given[i]!;
+    let next: RootContent = c;
     if (c.type === 'element') {
-      if (c.tagName !== 'head' && c.tagName !== 'script' && c.tagName !== 'style') isolateTexts(c, inSvg || c.tagName === 'svg');
-      continue;
+      if (c.tagName !== 'head' && c.tagName !== 'script' && c.tagName !== 'style') next = isolateTexts(c, inSvg || c.tagName === 'svg');
+    } else if (c.type === 'text') {
+      const isolated = isolateBidi(c.value);
+      if (isolated !== c.value) next = inSvg ? { type: 'text', value: isolated } : h('bdi', isolated);
     }
-    if (c.type !== 'text') continue;
-    const isolated = isolateBidi(c.value);
-    if (isolated !== c.value) children[i] = inSvg ? { type: 'text', value: isolated } : h('bdi', isolated);
+    if (next === c) continue;
+    children ??= given.slice();
+    children[i] = next;
   }
+  return children === undefined ? node : { ...node, children };
 }
 
 function hasMermaid(nodes: readonly CanvasNode[]): boolean {
@@ -158,7 +168,7 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
   // The policy goes right after the charset, before anything it governs.
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: policy }));
   (html.children[0] as Element).children = head;
-  isolateTexts(tree);
-  breakLines(tree);
-  return toHtml(tree, { upperDoctype: true });
+  const isolated = isolateTexts(tree);
+  breakLines(isolated);
+  return toHtml(isolated, { upperDoctype: true });
 }
