@@ -18,9 +18,10 @@ import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js'
 /**
  * One canvas's record in the manifest: its line on the index page, that line's HTML as
  * `renderIndexRow` made it (joined into the index without rendering it again; docs/site.md,
- * "Incremental"), and its files' hashes.
+ * "Incremental"), its files' hashes, and the version of the renderers that wrote those files
+ * when it is not the manifest's own (an entry a `--ledger` build kept through a renderer change).
  */
-export type ManifestEntry = IndexEntry & { row: string; files: Record<string, string> };
+export type ManifestEntry = IndexEntry & { row: string; files: Record<string, string>; renderer?: string };
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {
@@ -174,14 +175,20 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   const vendoredMermaid = options.mermaid !== undefined;
   const version = renderers?.version ?? rendererVersion({ vendoredMermaid });
   const same = site.previous?.renderer === version;
-  const manifest: SiteManifest = same ? { renderer: version, entries: { ...site.previous!.entries } } : { renderer: version, entries: {} };
+  // Each entry keeps the renderers that wrote its files: after a renderer change, a canvas this
+  // build does not build (--ledger) stays listed, and the next build that takes it in rebuilds it.
+  const manifest: SiteManifest = { renderer: version, entries: {} };
+  for (const [ledger, e] of Object.entries(site.previous?.entries ?? {})) {
+    const { renderer: by = site.previous!.renderer, ...entry } = e;
+    manifest.entries[ledger] = by === version ? entry : { ...entry, renderer: String(by) };
+  }
   // Whether any entry is added, replaced or removed: a build that changes none keeps the index.
   let changed = !same;
   // Trust the manifest (docs/site.md, "Incremental"): the revision and the renderers decide.
   const report: BuildReport = { out, built: [], unchanged: [], failed, warnings: [] };
   const stale = todo.filter((c) => {
     const previous = manifest.entries[c.ledger];
-    const same = previous !== undefined && previous.revision === c.revision;
+    const same = previous !== undefined && previous.revision === c.revision && previous.renderer === undefined;
     if (same && !options.verifyOutput) report.unchanged.push(c.ledger);
     return !same;
   });
@@ -233,14 +240,14 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
       delete manifest.entries[r.ledger];
     }
   }
-  // An index row the manifest lacks is rendered from its entry; under --verify-output every row
-  // is, and one that differs from the manifest's (edited there) is replaced, index and manifest
-  // rewritten (docs/site.md, "Incremental").
-  for (const [ledger, { files, row, ...entry }] of Object.entries(manifest.entries)) {
-    if (typeof row === 'string' && !options.verifyOutput) continue;
+  // An index row the manifest lacks, or that other renderers made, is rendered from its entry;
+  // under --verify-output every row is, and one that differs from the manifest's (edited there)
+  // is replaced, index and manifest rewritten (docs/site.md, "Incremental").
+  for (const [ledger, { files, row, renderer, ...entry }] of Object.entries(manifest.entries)) {
+    if (typeof row === 'string' && renderer === undefined && !options.verifyOutput) continue;
     const fresh = (await load()).renderIndexRow(entry);
     if (fresh === row) continue;
-    manifest.entries[ledger] = { ...entry, row: fresh, files };
+    manifest.entries[ledger] = { ...entry, row: fresh, files, ...(renderer === undefined ? {} : { renderer }) };
     changed = true;
   }
   // A build that changed no entry leaves the index and the manifest as they are (their bytes
@@ -254,7 +261,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
     const sorted = sortedManifest(manifest.renderer, manifest.entries);
     const entries = all.map((c) => sorted.entries[c.ledger]).filter((e): e is ManifestEntry => e !== undefined);
     // Each row as the build that rendered its canvas made it: joined, not rendered again.
-    const index = (await load()).renderIndex(entries.map(({ files: _files, ...e }) => e));
+    const index = (await load()).renderIndex(entries.map(({ files: _files, renderer: _renderer, ...e }) => e));
     site.write('index.html', index);
     // One line: at 1,000 canvases an indented manifest takes half again as long to write and read.
     site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) })}\n`);

@@ -152,6 +152,26 @@ describe('canvas build', () => {
     expect(repoState(ws)).toEqual(before);
   });
 
+  it('--ledger after a renderer change: the index still lists every canvas built so far, and the next build rebuilds the others', async () => {
+    const ws = await exampleWorkspace();
+    const dir = out();
+    expect((await runMain(ws, ['build', '--out', dir])).code).toBe(0);
+    // As if the site had been built by other renderers (an older canvas).
+    const manifest = JSON.parse(tree(dir)['.canvas-build.json']!);
+    writeFileSync(join(dir, '.canvas-build.json'), `${JSON.stringify({ ...manifest, renderer: 'older' })}\n`);
+    const one = JSON.parse((await runMain(ws, ['build', '--out', dir, '--ledger', 'projections', '--json'])).stdout);
+    expect(one).toMatchObject({ built: ['projections'], unchanged: [], failed: [] });
+    const listed = (html: string) => [...html.matchAll(/<tr id="canvas-([^"]+)"/g)].map((m) => m[1]);
+    expect(listed(tree(dir)['index.html']!)).toEqual(['concurrency', 'node-identity', 'projections', 'store-substrate']);
+    // The others were built by the older renderers: the next build rebuilds them, and the site is
+    // then the one a build from nothing writes.
+    const all = JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout);
+    expect(all).toMatchObject({ built: ['concurrency', 'node-identity', 'store-substrate'], unchanged: ['projections'], failed: [] });
+    const fresh = out();
+    expect((await runMain(ws, ['build', '--out', fresh])).code).toBe(0);
+    expect(tree(dir)).toEqual(tree(fresh));
+  });
+
   it('--ledger builds only the canvases named; an unknown one is refused', async () => {
     const ws = await exampleWorkspace();
     const dir = out();
