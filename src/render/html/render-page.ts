@@ -58,14 +58,20 @@ function canvasHrefs(index: string | undefined): PageContext['canvasHref'] {
 const BLOCKS = new Set(['html', 'head', 'body', 'header', 'main', 'footer', 'nav', 'section', 'div', 'figure', 'ul', 'ol', 'dl', 'details', 'table', 'thead', 'tbody', 'tr']);
 
 function breakLines(node: Root | Element): void {
-  const onlyElements = node.children.every((c) => c.type === 'element' || c.type === 'doctype');
-  for (const c of node.children) if (c.type === 'element' && c.tagName !== 'svg' && c.tagName !== 'pre') breakLines(c);
+  // Plain loops: this runs once per element of the page, in a process too short to optimise it.
+  const children = node.children as RootContent[];
+  let onlyElements = true;
+  for (const c of children) {
+    if (c.type === 'element') {
+      if (c.tagName !== 'svg' && c.tagName !== 'pre') breakLines(c);
+    } else if (c.type !== 'doctype') onlyElements = false;
+  }
   if (node.type === 'element' && (!BLOCKS.has(node.tagName) || !onlyElements)) return;
   const out: RootContent[] = [];
-  node.children.forEach((c, i) => {
+  for (let i = 0; i < children.length; i++) {
     if (i > 0 || node.type === 'element') out.push({ type: 'text', value: '\n' });
-    out.push(c);
-  });
+    out.push(children[i]!);
+  }
   if (node.type === 'element' && out.length > 0) out.push({ type: 'text', value: '\n' });
   if (node.type === 'root') out.push({ type: 'text', value: '\n' });
   node.children = out as typeof node.children;
