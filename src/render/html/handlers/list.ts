@@ -1,7 +1,7 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
 import type { ListNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
@@ -14,9 +14,10 @@ import type { PageContext } from '../page-context.js';
  * @returns `<div class="node list" id>` holding the list
  */
 export function list(node: ListNode, ctx: PageContext): Element {
-  const items = h(
+  const items = element(
     node.ordered ? 'ol' : 'ul',
-    node.items.map((item) => h('li', item)),
+    {},
+    node.items.map((item) => element('li', {}, [item])),
   );
-  return h('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
+  return element('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
 }

@@ -1,8 +1,8 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
 import type { QuestionNode } from '../../../model/types.js';
 import { questionMarker } from '../../question-marker.js';
 import { crossingNote } from '../crossing-note.js';
+import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
@@ -17,9 +17,9 @@ import type { PageContext } from '../page-context.js';
  */
 export function question(node: QuestionNode, ctx: PageContext): Element {
   const state = node.answered ? 'answered' : 'open';
-  return h('div', { id: node.id, className: ['node', 'question', state] }, [
+  return element('div', { id: node.id, className: ['node', 'question', state] }, [
     nodeIdTag(node.id),
-    h('p', [h('strong', { className: ['marker'] }, questionMarker(node)), ' ', h('span', { className: ['q-text'] }, node.text)]),
+    element('p', {}, [element('strong', { className: ['marker'] }, [questionMarker(node)]), ' ', element('span', { className: ['q-text'] }, [node.text])]),
     ...crossingNote(node.id, ctx),
     ...nodeReasons(node.id, ctx),
   ]);

@@ -1,7 +1,7 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
 import type { SectionNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
@@ -17,10 +17,10 @@ import type { PageContext } from '../page-context.js';
 export function section(node: SectionNode, ctx: PageContext): Element {
   const heading = ctx.depth === 0 ? 'h2' : 'h3';
   const children = ctx.renderChildren(node.children, ctx.depth + 1);
-  return h('section', { id: node.id, className: ['node', 'section'] }, [
-    h(heading, [node.title, ' ', nodeIdTag(node.id)]),
+  return element('section', { id: node.id, className: ['node', 'section'] }, [
+    element(heading, {}, [node.title, ' ', nodeIdTag(node.id)]),
     ...crossingNote(node.id, ctx),
     ...nodeReasons(node.id, ctx),
-    ...(children.length > 0 ? children : [h('p', { className: ['empty'] }, 'This section is empty.')]),
+    ...(children.length > 0 ? children : [element('p', { className: ['empty'] }, ['This section is empty.'])]),
   ]);
 }

@@ -1,7 +1,7 @@
 import type { Element } from 'hast';
-import { h } from 'hastscript';
 import type { TableNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
+import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
 import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
@@ -16,13 +16,13 @@ import type { PageContext } from '../page-context.js';
  */
 export function table(node: TableNode, ctx: PageContext): Element {
   const [header = [], ...body] = node.rows;
-  const grid = h('table', [
-    h('thead', [h('tr', header.map((cell) => h('th', { scope: 'col' }, cell)))]),
-    ...(body.length > 0 ? [h('tbody', body.map((row) => h('tr', row.map((cell) => h('td', cell)))))] : []),
+  const grid = element('table', {}, [
+    element('thead', {}, [element('tr', {}, header.map((cell) => element('th', { scope: 'col' }, [cell])))]),
+    ...(body.length > 0 ? [element('tbody', {}, body.map((row) => element('tr', {}, row.map((cell) => element('td', {}, [cell])))))] : []),
   ]);
-  return h('div', { id: node.id, className: ['node', 'table'] }, [
+  return element('div', { id: node.id, className: ['node', 'table'] }, [
     nodeIdTag(node.id),
-    h('div', { className: ['scroll'], tabIndex: 0 }, [grid]),
+    element('div', { className: ['scroll'], tabIndex: 0 }, [grid]),
     ...crossingNote(node.id, ctx),
     ...nodeReasons(node.id, ctx),
   ]);
