@@ -17,7 +17,6 @@
 // (`shared`); canvas-lazy.cjs takes every module the entry holds from there instead of a copy,
 // so a class or a per-process pool exists once. The entry reaches the lazy modules through the
 // lazy bundle's registry (`lazy`), and only when an import() runs.
-import * as childProcess from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,33 +111,6 @@ function fromEntry(shared) {
   };
 }
 
-/**
- * A plugin giving the entry `node:child_process` as getters that load it when first read. Node
- * loads it with `net`, `dgram` and their streams; commander requires it at its top for commands
- * run as separate executables (which the CLI has none of), and the git modules for their spawns,
- * so without this every start loaded it, and a read whose refs and objects are read in process
- * (src/store/git/local-objects.ts) spawns nothing. Measured in docs/performance.md, "Start-up".
- */
-function lazyChildProcess() {
-  const names = Object.keys(childProcess).filter((k) => k !== 'default');
-  return {
-    name: 'canvas-lazy-child-process',
-    setup(b) {
-      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-        args.namespace === 'canvas-child-process' ? { path: 'node:child_process', external: true } : { path: 'child_process', namespace: 'canvas-child-process' },
-      );
-      b.onLoad({ filter: /.*/, namespace: 'canvas-child-process' }, () => ({
-        contents: [
-          'let real;',
-          "const load = () => (real ??= require('node:child_process'));",
-          `module.exports = { ${names.map((k) => `get ${k}() { return load().${k}; }`).join(', ')} };`,
-        ].join('\n'),
-        loader: 'js',
-      }));
-    },
-  };
-}
-
 /** An entry module: `registry` maps each key to a function requiring that module, then `run`. */
 function registryEntry(name, keys, run) {
   const lines = [`export const ${name} = {`];
@@ -158,7 +130,7 @@ await build({
   ...common,
   stdin: registryEntry('shared', entryModules, 'src/cli/canvas.ts'),
   outfile: join(OUT, 'canvas.cjs'),
-  plugins: [toLazy(new Set()), lazyChildProcess()],
+  plugins: [toLazy(new Set())],
 });
 
 // 3. The lazy bundle, taking the entry's modules from it.

@@ -2,17 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { type CanvasCommit, parseCommit } from './canvas-commit.js';
-import { GitBatch, type GitObject } from './git/git-batch.js';
-import { LocalObjects } from './git/local-objects.js';
+import { GitBatch } from './git/git-batch.js';
 import { checkedRevision } from './rebuild-canvas-refs.js';
 import type { Workspace } from './workspace.js';
 
 /**
- * Reads of one repository: refs, commits,
+ * Reads of one repository through its shared `git cat-file --batch` process: refs, commits,
  * blobs, and a canvas's own chain of commits (each commit's `Canvas-Previous` names the one
- * before, so a canvas's history is a walk of its chain, never a scan of the repository). What
- * the store's own refs and objects answer is read in process ({@link LocalObjects}); the rest goes
- * through the repository's shared `git cat-file --batch` process, started only then.
+ * before, so a canvas's history is a walk of its chain, never a scan of the repository).
  */
 export class RepoReader {
   private readonly parsed = new Map<string, CanvasCommit>();
@@ -26,7 +23,6 @@ export class RepoReader {
   private found = false;
   private batch: GitBatch | null = null;
   private release: (() => void) | null = null;
-  private local: LocalObjects | null = null;
 
   /**
    * @param ws - the workspace
@@ -58,39 +54,16 @@ export class RepoReader {
     return this.batch;
   }
 
-  /** The in-process reader of this repository, made on first use. */
-  private get objects(): LocalObjects {
-    this.local ??= new LocalObjects(join(this.ws.repo, '.git'));
-    return this.local;
-  }
-
-  /** One object: read in process when it can be, else by git (null: missing). */
-  private async read(rev: string): Promise<GitObject | null> {
-    const o = this.objects.read(rev);
-    return o !== undefined ? o : this.git.read(rev);
-  }
-
-  /** Many objects: those read in process, then the rest from git in one round trip. */
-  private async readMany(revs: readonly string[]): Promise<Array<GitObject | null>> {
-    const local = this.objects;
-    const found: Array<GitObject | null | undefined> = revs.map((rev) => local.read(rev));
-    const ask = revs.filter((_, i) => found[i] === undefined);
-    if (ask.length === 0) return found as Array<GitObject | null>;
-    const answers = await this.git.readMany(ask);
-    let next = 0;
-    return found.map((o) => (o === undefined ? answers[next++]! : o));
-  }
-
   /** The raw object at a revision expression, or null. */
   async object(rev: string): Promise<Buffer | null> {
     if (!this.exists()) return null;
-    return (await this.read(rev))?.content ?? null;
+    return (await this.git.read(rev))?.content ?? null;
   }
 
   /** The full sha and type an expression resolves to, or null. */
   async resolve(rev: string): Promise<{ sha: string; type: string } | null> {
     if (!this.exists()) return null;
-    const o = await this.read(rev);
+    const o = await this.git.read(rev);
     if (o?.type === 'commit') this.resolved.set(o.sha, o.content);
     return o ? { sha: o.sha, type: o.type } : null;
   }
@@ -106,7 +79,7 @@ export class RepoReader {
       return c;
     }
     if (!this.exists()) return null;
-    const o = await this.read(rev.length === 40 ? rev : `${rev}^{commit}`);
+    const o = await this.git.read(rev.length === 40 ? rev : `${rev}^{commit}`);
     if (o?.type !== 'commit') return null;
     const c = parseCommit(o.sha, o.content);
     this.parsed.set(o.sha, c);
@@ -122,7 +95,7 @@ export class RepoReader {
   async commits(shas: readonly string[]): Promise<Array<CanvasCommit | null>> {
     const missing = shas.filter((sha) => !this.parsed.has(sha));
     if (missing.length > 0 && this.exists()) {
-      for (const o of await this.readMany(missing)) if (o?.type === 'commit') this.parsed.set(o.sha, parseCommit(o.sha, o.content));
+      for (const o of await this.git.readMany(missing)) if (o?.type === 'commit') this.parsed.set(o.sha, parseCommit(o.sha, o.content));
     }
     return shas.map((sha) => this.parsed.get(sha) ?? null);
   }
@@ -145,7 +118,7 @@ export class RepoReader {
    */
   async blobs(at: ReadonlyArray<readonly [commit: string, path: string]>): Promise<Array<{ sha: string; content: Buffer } | null>> {
     if (!this.exists()) return at.map(() => null);
-    return (await this.readMany(at.map(([commit, path]) => `${commit}:${path}`))).map((o) => (o?.type === 'blob' ? { sha: o.sha, content: o.content } : null));
+    return (await this.git.readMany(at.map(([commit, path]) => `${commit}:${path}`))).map((o) => (o?.type === 'blob' ? { sha: o.sha, content: o.content } : null));
   }
 
   /** The sha `main` points at, or null before the first commit. */
@@ -174,7 +147,7 @@ export class RepoReader {
 
   /** A file at a commit as git stores it: its blob sha (as git names it, not hashed here) and bytes, or null when absent. */
   async blob(commit: string, path: string): Promise<{ sha: string; content: Buffer } | null> {
-    const o = this.exists() ? await this.read(`${commit}:${path}`) : null;
+    const o = this.exists() ? await this.git.read(`${commit}:${path}`) : null;
     return o && o.type === 'blob' ? { sha: o.sha, content: o.content } : null;
   }
 
@@ -199,8 +172,6 @@ export class RepoReader {
 
   /** Done reading: the shared batch process stays for the next reader and ends when idle. */
   close(): void {
-    this.local?.close();
-    this.local = null;
     this.parsed.clear();
     this.resolved.clear();
     this.release?.();
