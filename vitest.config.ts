@@ -4,12 +4,48 @@ import { LongestFirst } from './test/helpers/longest-first.js';
 
 /**
  * The test files of pure functions and in-process renders (test/model/, test/render/ but for the
- * browser tests) share their worker processes instead of each file starting afresh, which costs
- * about 0.4 to 0.8 s of CPU a file (docs/architecture.md, "The test suite"). A file there changes
- * no process state (the environment, mocks, timers) and spawns neither the CLI nor a browser;
- * every other file runs in a process of its own.
+ * browser tests), and those of {@link IN_PROCESS}, share their worker processes instead of each
+ * file starting afresh and loading its modules again (docs/architecture.md, "The test suite"). A
+ * file there changes no process state (the environment, mocks, timers) and spawns neither the CLI
+ * nor a browser; every other file runs in a process of its own.
  */
-const SHARED = ['test/model/**/*.test.ts', 'test/render/*.test.ts', 'test/render/{comment,text}/*.test.ts', 'test/render/figures/!(*-in-browser).test.ts', 'test/render/html/{node-reasons,render-page}.test.ts'];
+const PURE = ['test/model/**/*.test.ts', 'test/render/*.test.ts', 'test/render/{comment,text}/*.test.ts', 'test/render/figures/!(*-in-browser).test.ts', 'test/render/html/{node-reasons,render-page}.test.ts'];
+
+/**
+ * The files that call the store, the CLI's entry (test/helpers/run-main.ts, which puts back what
+ * it sets) or the publishers in process, each in temporary directories of its own, and are held to
+ * the same rule: no process state changed, no CLI, MCP server or browser spawned (git is). Shared,
+ * these 25 cost 31 s of CPU instead of 40 (docs/architecture.md, "The test suite").
+ */
+const IN_PROCESS = [
+  'test/architecture.test.ts',
+  'test/cli/bad-characters.test.ts',
+  'test/cli/bidi-reasons.test.ts',
+  'test/cli/command-groups.test.ts',
+  'test/cli/done-command.test.ts',
+  'test/cli/spec-example.test.ts',
+  'test/cli/swapped-arguments.test.ts',
+  'test/hostile/author-form.test.ts',
+  'test/import/plan-import.test.ts',
+  'test/publish/basecamp-client.test.ts',
+  'test/publish/markdown-to-basecamp.test.ts',
+  'test/publish/publish-comment.test.ts',
+  'test/site/canvas-links.test.ts',
+  'test/site/index-endings.test.ts',
+  'test/store/approve-retry.test.ts',
+  'test/store/cache-file-names.test.ts',
+  'test/store/canvas-edges.test.ts',
+  'test/store/check-figures.test.ts',
+  'test/store/facts-cache-authority.test.ts',
+  'test/store/link-graph-cache.test.ts',
+  'test/store/remote-backoff.test.ts',
+  'test/store/search-corpus.test.ts',
+  'test/store/search-rank.test.ts',
+  'test/store/search.test.ts',
+  'test/store/verify-rules.test.ts',
+];
+
+const SHARED = [...PURE, ...IN_PROCESS];
 
 export default defineConfig({
   test: {
