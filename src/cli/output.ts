@@ -2,6 +2,7 @@ import type { CanvasError } from '../model/canvas-error.js';
 import type { DiffEntry, Outcome } from '../store/outcome.js';
 import type { RefRepair } from '../store/rebuild-canvas-refs.js';
 import { isQuiet, writeAlways } from './quiet.js';
+import { mayBeTerminal, writeStdout } from './write-stdout.js';
 
 /**
  * Whether to colour (docs/cli.md, "Output"), as Node itself decides: `FORCE_COLOR` set wins (`0`
@@ -81,22 +82,24 @@ export function printOutcome(o: Outcome, json: boolean, op: string): number {
     else printJson(o);
     return o.outcome === 'conflict' ? 3 : o.outcome === 'rejected' ? 2 : 0;
   }
-  const out = process.stdout;
   switch (o.outcome) {
     case 'applied': {
       const what = o.replayed ? 'already applied' : 'applied';
-      out.write(`${paint(out, 32, what)} ${op}${o.node ? ` ${o.node}` : ''}\n`);
-      if (o.nodes) out.write(`nodes: ${o.nodes.join(' ')}\n`);
-      out.write(`Canvas-Base: ${o.revision}\n`);
-      if (o.diff.length > 0) {
-        out.write(`changed in this canvas since your base (you had not seen these):\n${diffLines(o.diff).join('\n')}\n`);
-      }
+      // Without making process.stdout where nothing else did: a pipe or a file is no terminal,
+      // so it takes no colour unless FORCE_COLOR asks (src/cli/write-stdout.ts).
+      const shown = mayBeTerminal(1) || process.env.FORCE_COLOR !== undefined ? paint(process.stdout, 32, what) : what;
+      const lines = [`${shown} ${op}${o.node ? ` ${o.node}` : ''}\n`, o.nodes ? `nodes: ${o.nodes.join(' ')}\n` : '', `Canvas-Base: ${o.revision}\n`];
+      if (o.diff.length > 0) lines.push(`changed in this canvas since your base (you had not seen these):\n${diffLines(o.diff).join('\n')}\n`);
+      writeStdout(lines.join(''));
       return 0;
     }
-    case 'proposed':
+    case 'proposed': {
+      const out = process.stdout;
       out.write(`${paint(out, 33, o.replayed ? 'already proposed' : 'proposed')} ${o.proposalId} (an editor or owner approves it)\nCanvas-Base: ${o.revision}\n`);
       return 0;
+    }
     case 'conflict': {
+      const out = process.stdout;
       const why =
         o.code === 'REQUIRE_CHANGED'
           ? `the canvas changed since --require ${short(o.expectedRevision)}`

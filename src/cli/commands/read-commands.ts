@@ -6,6 +6,7 @@ import { nodeHistory } from '../../store/node-history.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { writeStdout } from '../write-stdout.js';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -48,7 +49,7 @@ export function registerReadCommands(program: Command): void {
       const { readCanvasText, readCheckedCanvas } = await import('../../store/read-canvas-text.js');
       if (!o.json) {
         const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
-        process.stdout.write(`Canvas-Base: ${read.revision}\n${read.xml}`);
+        writeStdout(`Canvas-Base: ${read.revision}\n${read.xml}`);
         return;
       }
       const read = await readCheckedCanvas(workspaceOf(o), { ledger, at: o.at });
