@@ -74,6 +74,17 @@ describe('the compile cache', () => {
     ]);
   });
 
+  it('is made only by a run that succeeded: a refused one leaves none, the next that succeeds makes it', async () => {
+    // Data made at the exit of a refused run holds only what that run compiled (a replace refused
+    // before it wrote: about 390 KB against 540 KB), and every later run would have taken it.
+    const dir = temp('canvas-cc-');
+    const refused = await runCli(ws, ['read', 'nosuch'], { CANVAS_COMPILE_CACHE: dir });
+    expect(refused.code).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+    expect((await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
+    expect(readdirSync(dir)).toEqual([expect.stringMatching(/^canvas\.cjs\.read\./)]);
+  });
+
   it('damaged data (garbage, or one byte changed) costs nothing but speed, and is replaced', async () => {
     const dir = temp('canvas-cc-');
     const clean = await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir });
