@@ -62,7 +62,9 @@ export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], o
       }
       for (const [name, content] of Object.entries(files)) writeSiteFile(out.path, out.given, `${ledger}/${name}`, content);
       const entry = indexEntryOf(snapshot);
-      results.push({ ledger, entry: { ...entry, row: renderers.renderIndexRow(entry), files: Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)])) } });
+      const row = renderers.renderIndexRow?.(entry);
+      const hashes = Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)]));
+      results.push({ ledger, entry: { ...entry, ...(row === undefined ? {} : { row }), files: hashes } });
     } catch (e) {
       const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
       results.push({ ledger, failed: { code: err.code, message: err.message } });

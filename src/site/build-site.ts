@@ -21,7 +21,7 @@ import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js'
  * "Incremental"), its files' hashes, and the version of the renderers that wrote those files
  * when it is not the manifest's own (an entry a `--ledger` build kept through a renderer change).
  */
-export type ManifestEntry = IndexEntry & { row: string; files: Record<string, string>; renderer?: string };
+export type ManifestEntry = IndexEntry & { row?: string; files: Record<string, string>; renderer?: string };
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {
@@ -38,8 +38,11 @@ export interface SiteRenderers {
   renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
   renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
   renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
-  /** One canvas's row of the index page, as HTML: what `renderIndex` writes for the entry. */
-  renderIndexRow: (entry: IndexEntry) => string;
+  /**
+   * One canvas's row of the index page, as HTML: what `renderIndex` writes for the entry. Without
+   * it (renderers written before it existed) no row is kept, and `renderIndex` renders every row.
+   */
+  renderIndexRow?: ((entry: IndexEntry) => string) | undefined;
   /** The index page; an entry's `row`, when given, is written as it is. */
   renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string }>) => string;
   /** A string that changes whenever any renderer or template changes. */
@@ -245,9 +248,9 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   // is replaced, index and manifest rewritten (docs/site.md, "Incremental").
   for (const [ledger, { files, row, renderer, ...entry }] of Object.entries(manifest.entries)) {
     if (typeof row === 'string' && renderer === undefined && !options.verifyOutput) continue;
-    const fresh = (await load()).renderIndexRow(entry);
+    const fresh = (await load()).renderIndexRow?.(entry);
     if (fresh === row) continue;
-    manifest.entries[ledger] = { ...entry, row: fresh, files, ...(renderer === undefined ? {} : { renderer }) };
+    manifest.entries[ledger] = { ...entry, ...(fresh === undefined ? {} : { row: fresh }), files, ...(renderer === undefined ? {} : { renderer }) };
     changed = true;
   }
   // A build that changed no entry leaves the index and the manifest as they are (their bytes

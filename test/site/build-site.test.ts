@@ -9,6 +9,8 @@ import { fromHtml } from 'hast-util-from-html';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../src/site/build-site.js';
+import { loadRenderers } from '../../src/site/load-renderers.js';
 import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { runMain } from '../helpers/run-main.js';
@@ -170,6 +172,25 @@ describe('canvas build', () => {
     const fresh = out();
     expect((await runMain(ws, ['build', '--out', fresh])).code).toBe(0);
     expect(tree(dir)).toEqual(tree(fresh));
+  });
+
+  it('takes renderers without renderIndexRow (written before it existed): no row is kept, the index is the same', async () => {
+    const ws = await exampleWorkspace();
+    const { renderIndexRow: _row, ...older } = await loadRenderers();
+    const [a, b] = [out(), out()];
+    expect((await buildSite(ws, { out: a }, await loadRenderers())).failed).toEqual([]);
+    const r = await buildSite(ws, { out: b }, older);
+    expect(r.failed).toEqual([]);
+    expect(r.built).toHaveLength(4);
+    expect(tree(b)['index.html']).toBe(tree(a)['index.html']);
+    expect(Object.values(JSON.parse(tree(b)['.canvas-build.json']!).entries).map((e) => Object.keys(e as object).includes('row'))).toEqual([false, false, false, false]);
+    // An edit after: the index is still rendered whole, and the same as the package's renderers give.
+    const c = await readCanvas(ws, { ledger: 'projections' });
+    const node = [...c.xml.matchAll(/<text id="([a-z0-9]+)"/g)][0]![1]!;
+    expect((await replaceNode(ws, { ledger: 'projections', node, payload: { text: 'Edited for the older renderers.' }, base: c.revision, why: 'an edit', author: AUTHOR })).outcome).toBe('applied');
+    expect((await buildSite(ws, { out: b }, older)).built).toEqual(['projections']);
+    expect((await buildSite(ws, { out: a }, await loadRenderers())).built).toEqual(['projections']);
+    expect(tree(b)['index.html']).toBe(tree(a)['index.html']);
   });
 
   it('--ledger builds only the canvases named; an unknown one is refused', async () => {
