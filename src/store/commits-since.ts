@@ -6,11 +6,12 @@ import type { RepoReader } from './repo-reader.js';
 /**
  * Resolve a caller's base (7 to 40 hex characters) to a full commit sha.
  *
+ * @param ledger - the canvas written or read, named in the hint's `canvas read` (docs/errors.md)
  * @throws CanvasError `UNKNOWN_BASE` when it is malformed, ambiguous or not a commit
  */
-export async function resolveBase(reader: RepoReader, base: string, flag = '--base'): Promise<string> {
+export async function resolveBase(reader: RepoReader, base: string, flag: string, ledger: string): Promise<string> {
   if (!/^[0-9a-f]{7,40}$/.test(base)) {
-    throw new CanvasError('UNKNOWN_BASE', `${flag} ${base} is not a commit sha (7 to 40 hex characters)`, 'pass the sha from the Canvas-Base: line of `canvas read`', {
+    throw new CanvasError('UNKNOWN_BASE', `${flag} ${base} is not a commit sha (7 to 40 hex characters)`, `pass the sha from the Canvas-Base: line of \`canvas read ${ledger}\``, {
       base,
     });
   }
@@ -19,7 +20,7 @@ export async function resolveBase(reader: RepoReader, base: string, flag = '--ba
     throw new CanvasError(
       'UNKNOWN_BASE',
       `${flag} ${base} is not a commit of this workspace (unknown or ambiguous)`,
-      'run `canvas read <ledger>` and pass its Canvas-Base: sha',
+      `run \`canvas read ${ledger}\` and pass its Canvas-Base: sha`,
       { base },
     );
   }
@@ -39,11 +40,12 @@ const WALK_LIMIT = 64;
  * @param base - a full sha
  * @param main - main's full sha
  * @param flag - how to name the base in errors
+ * @param ledger - the canvas written, named in the hint's `canvas read`
  * @param reader - an open reader of the repository (optional)
  * @returns the commits after base
  * @throws CanvasError `BASE_NOT_ANCESTOR`
  */
-export async function commitsSince(repo: string, base: string, main: string, flag = '--base', reader?: RepoReader): Promise<CanvasCommit[]> {
+export async function commitsSince(repo: string, base: string, main: string, flag: string, ledger: string, reader?: RepoReader): Promise<CanvasCommit[]> {
   if (base === main) return [];
   if (reader) {
     const walked: CanvasCommit[] = [];
@@ -53,7 +55,7 @@ export async function commitsSince(repo: string, base: string, main: string, fla
       if (!c) break;
       walked.push(c);
       if (c.parents[0] === base) return walked.reverse();
-      if (c.parents.length === 0) throw notAncestor(flag, base);
+      if (c.parents.length === 0) throw notAncestor(flag, base, ledger);
       sha = c.parents[0];
     }
   }
@@ -66,15 +68,15 @@ export async function commitsSince(repo: string, base: string, main: string, fla
     out.push(parseCommit(sha!, commitText('-', parents, name, time, rest.join('\x00'))));
   }
   const oldest = out[out.length - 1];
-  if (!oldest || oldest.parents[0] !== base) throw notAncestor(flag, base);
+  if (!oldest || oldest.parents[0] !== base) throw notAncestor(flag, base, ledger);
   return out.reverse();
 }
 
-function notAncestor(flag: string, base: string): CanvasError {
+function notAncestor(flag: string, base: string, ledger: string): CanvasError {
   return new CanvasError(
     'BASE_NOT_ANCESTOR',
     `${flag} ${base.slice(0, 12)} is not an ancestor of main`,
-    'read the canvas again (`canvas read <ledger>`) and write against its Canvas-Base: sha',
+    `read the canvas again (\`canvas read ${ledger}\`) and write against its Canvas-Base: sha`,
     { base },
   );
 }

@@ -43,7 +43,7 @@ async function readStored(ws: Workspace, options: ReadOptions, reader?: RepoRead
   const ledger = checkLedgerId(options.ledger);
   const r = reader ?? new RepoReader(ws);
   try {
-    const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at')) : await r.revision(ledger);
+    const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at', ledger)) : await r.revision(ledger);
     const stored = revision ? await r.blob(revision, `${ledger}.xml`) : null;
     if (!revision || !stored) {
       throw new CanvasError(

@@ -116,9 +116,13 @@ describe('refusals leave the repository and working file untouched', () => {
     expect(repoState(ws)).toEqual(before);
   });
 
-  it('an unknown base: UNKNOWN_BASE', async () => {
+  it('an unknown base: UNKNOWN_BASE, whose hint names the canvas to read', async () => {
     await refused(['replace', 't1', text, '--text', 'x', '--base', 'deadbeefdeadbeef', '--why', 'x'], 2, 'UNKNOWN_BASE');
     await refused(['replace', 't1', text, '--text', 'x', '--base', 'HEAD', '--why', 'x'], 2, 'UNKNOWN_BASE');
+    for (const bad of ['deadbeefdeadbeef', 'HEAD']) {
+      const r = await runMain(ws, ['replace', 't1', text, '--text', 'x', '--base', bad, '--why', 'x']);
+      expect(r.stderr).toContain('`canvas read t1`');
+    }
   });
 
   it('a missing base: BASE_REQUIRED', async () => {

@@ -41,11 +41,11 @@ export type BaseChecked = { conflict: Conflict } | { conflict: null; baseSha: st
 export async function checkBase(ctx: EditContext, spec: EditSpec, base: string | undefined): Promise<BaseChecked> {
   const { reader, ledger } = ctx;
   if (base === undefined || !ctx.main) return { conflict: null, baseSha: null, since: [] };
-  const baseSha = await resolveBase(reader, base);
+  const baseSha = await resolveBase(reader, base, ctx.common.base !== undefined ? '--base' : '--require', ledger);
   ctx.base = baseSha;
   const main = ctx.main;
   // This canvas's commits after a revision, up to main.
-  const sinceOf = async (sha: string, flag: string) => (await commitsSince(ctx.ws.repo, sha, main, flag, reader)).filter((c) => c.ledger === ledger);
+  const sinceOf = async (sha: string, flag: string) => (await commitsSince(ctx.ws.repo, sha, main, flag, ledger, reader)).filter((c) => c.ledger === ledger);
   const flag = ctx.common.base !== undefined ? '--base' : '--require';
   // A base that is the canvas's revision (a write right after its read, the usual case) has no
   // commits of this canvas after it: main's line need not be walked back to it, which took a
@@ -54,7 +54,7 @@ export async function checkBase(ctx: EditContext, spec: EditSpec, base: string |
   // A base must be a revision of this canvas (docs/store.md, "Staleness").
   await checkBaseOnChain(reader, ledger, ctx.revision!, baseSha, since, flag);
   if (ctx.common.require !== undefined) {
-    const req = await resolveBase(reader, ctx.common.require, '--require');
+    const req = await resolveBase(reader, ctx.common.require, '--require', ledger);
     const sinceReq = req === baseSha ? since : await sinceOf(req, '--require');
     await checkBaseOnChain(reader, ledger, ctx.revision!, req, sinceReq, '--require');
     const changed = sinceReq.filter((c) => DOC_OPS.has(c.op ?? ''));
