@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
+import { permissionDenied } from '../store/permission-denied.js';
 import { readPackageVersion } from '../store/read-package-version.js';
 import { COMMAND_GROUP_NAMES, type CommandGroup } from './command-names.js';
 import { registerAccessCommands } from './commands/access-commands.js';
@@ -143,7 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       printError(e, json);
       return exitCodeFor(e.kind);
     }
-    const err = noSpace(e) ?? internalError(e);
+    const err = noSpace(e) ?? permissionDenied(e) ?? internalError(e);
     printError(err, json);
     return 1;
   } finally {

@@ -20,6 +20,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CanvasError } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
+import { permissionDenied } from '../store/permission-denied.js';
 import { mcpHint } from './mcp-hint.js';
 
 /** The error shape as both text and structured content. */
@@ -42,8 +43,8 @@ export function errorResult(e: unknown): CallToolResult {
     if (fault) process.stderr.write(`canvas mcp: ${e.code}: ${e.message}\n`);
     return errorShape({ ...e.toJSON(), hint: mcpHint(e.hint) }, fault || e.kind === 'model' || e.kind === 'reply');
   }
-  const full = noSpace(e);
-  if (full) return errorResult(full);
+  const known = noSpace(e) ?? permissionDenied(e);
+  if (known) return errorResult(known);
   const debug = process.env.CANVAS_DEBUG === '1';
   const message = (e as Error)?.message || String(e);
   process.stderr.write(`canvas mcp: INTERNAL: ${debug ? ((e as Error)?.stack ?? message) : message}\n`);

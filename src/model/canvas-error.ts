@@ -74,6 +74,7 @@ export type ErrorCode =
   | 'REMOTE_DIVERGED'
   | 'GIT_HELPER_FAILED'
   | 'NO_SPACE'
+  | 'PERMISSION_DENIED'
   | 'INTERNAL'
   | 'ROW_BODY_REQUIRED'
   | 'PUBLISH_TARGET'
@@ -163,6 +164,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   REMOTE_DIVERGED: 'rejected',
   GIT_HELPER_FAILED: 'internal',
   NO_SPACE: 'internal',
+  PERMISSION_DENIED: 'internal',
   INTERNAL: 'internal',
   ROW_BODY_REQUIRED: 'rejected',
   PUBLISH_TARGET: 'rejected',
