@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { saveCacheFile } from './save-cache-file.js';
 
 // `.git/canvas-cache/_refs-main` holds the sha of main at which every `refs/canvas/<ledger>` was
 // last seen to agree with main's history (docs/store.md, "Canvas refs"). The name cannot be a
@@ -27,18 +28,14 @@ export function readRefsMarker(gitDir: string): string | null {
 
 /**
  * Record that every canvas ref agrees with main's history at `main` (atomically: a private file
- * renamed into place).
+ * renamed into place). Like any cache file, one that cannot be written (a full disk) is skipped:
+ * it only costs the next command a walk of main.
  *
  * @param gitDir - the repository's `.git` directory
  * @param main - main's full sha
  */
 export function writeRefsMarker(gitDir: string, main: string): void {
-  const dir = join(gitDir, 'canvas-cache');
-  if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-  const path = markerPath(gitDir);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${main}\n`);
-  renameSync(tmp, path);
+  saveCacheFile(markerPath(gitDir), `${main}\n`);
 }
 
 /**

@@ -4,12 +4,14 @@ import { CanvasError } from '../model/canvas-error.js';
 import { runGit } from './git/git.js';
 import { BASE_RULE_KEY } from './base-rule-marker.js';
 import { REFLOG_CONFIG } from './keep-reflogs.js';
+import { sweepInitDirs } from './sweep-init-dirs.js';
 import type { Workspace } from './workspace.js';
 
 /**
  * Create the workspace's repository on first use (docs/store.md "Workspace"): `state/canvas` with branch
  * `main`, no hooks, no template, keeping every ref's reflog for good (docs/store.md, "Verify"). Initialised in a private directory and renamed into place, so two
- * first writers racing never see a half-made repository.
+ * first writers racing never see a half-made repository; one a killed first writer left is
+ * removed once abandoned (docs/store.md, "Temporary files").
  *
  * @param ws - the workspace
  * @throws CanvasError `NO_WORKSPACE` (exit 2) when `state/canvas` or `state` is there and is not a
@@ -21,6 +23,8 @@ export async function ensureRepo(ws: Workspace): Promise<void> {
   notADirectory(ws, ws.repo);
   notADirectory(ws, dirname(ws.repo));
   mkdirSync(ws.repo, { recursive: true });
+  // What a first create killed here before left (docs/store.md, "Temporary files").
+  sweepInitDirs(ws.repo);
   const tmp = join(ws.repo, `.canvas-init-${process.pid}-${Date.now()}`);
   mkdirSync(tmp);
   try {

@@ -1,8 +1,9 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
-import { createNewFile, randomHex } from './create-new-file.js';
+import { createNewFile } from './create-new-file.js';
+import { randomHex } from './random-hex.js';
 
 interface LockContent {
   pid: number;
@@ -44,9 +45,9 @@ function readLock(path: string): LockContent | null {
   }
 }
 
-/** Create the lock file `path` holding `content`; false if it exists (a `NO_SPACE` disk leaves nothing). */
+/** Create the lock file `path` (in `.git`) holding `content`; false if it exists (a `NO_SPACE` disk leaves nothing). */
 function tryCreate(path: string, content: LockContent): boolean {
-  return createNewFile(path, JSON.stringify(content));
+  return createNewFile(dirname(path), path, JSON.stringify(content));
 }
 
 function removeIfSame(path: string, seen: LockContent): void {

@@ -26,6 +26,8 @@ import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
 import { removeQuietly } from './remove-quietly.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
+import { sweepInitDirs } from './sweep-init-dirs.js';
+import { sweepPrivateFiles } from './sweep-private-files.js';
 import { AuthorityReplay, type FileChange } from './verify-authority.js';
 import { checkContent } from './verify-content.js';
 import { checkReflogs } from './verify-reflogs.js';
@@ -147,7 +149,11 @@ function listWorkingFiles(dir: string, root: string, out: string[]): void {
     const rel = relative(root, p);
     if (rel === '.git') continue;
     // lstat: a link is listed as itself, never followed out of the repository.
-    if (lstatSync(p).isDirectory()) listWorkingFiles(p, root, out);
+    const folder = lstatSync(p).isDirectory();
+    // A first create's private folder (a live one, or one a killed create left less than an hour
+    // ago: docs/store.md, "Temporary files"), not a working file.
+    if (folder && dir === root && /^\.canvas-init-\d+-\d+$/.test(name)) continue;
+    if (folder) listWorkingFiles(p, root, out);
     else out.push(rel);
   }
 }
@@ -231,6 +237,12 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
       unlinkSync(join(gitDir, p));
       repaired.push(`removed the stale lock .git/${p}`);
     }
+  }
+  for (const name of sweepPrivateFiles(gitDir)) {
+    repaired.push(`removed .git/canvas-tmp/${name}, a temporary file its process (no longer running) never renamed into place`);
+  }
+  for (const name of sweepInitDirs(ws.repo)) {
+    repaired.push(`removed ${name}, the folder a first create (no longer running) initialised the repository in`);
   }
   for (const ref of await keepReflogs(ws.repo)) {
     repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);

@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { createNewFile } from './create-new-file.js';
+import { privateName } from './private-name.js';
 import { removeQuietly } from './remove-quietly.js';
+import { writePrivateFile } from './write-private-file.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -129,19 +131,6 @@ function watchText(w: Watch): string {
   return `${JSON.stringify({ format: FORMAT, who: w.who, ledger: w.ledger, since: w.since, cursor: w.cursor })}\n`;
 }
 
-/** A private file beside `path` holding `text`, complete on disk before it is given a name. */
-function privateFile(path: string, text: string): string {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    writeFileSync(tmp, text, { flag: 'wx' });
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
-  return tmp;
-}
-
 /**
  * Create the watch if there is none, atomically ({@link createNewFile}), so that an existing
  * watch and its cursor are never overwritten.
@@ -151,13 +140,18 @@ function privateFile(path: string, text: string): string {
 export function createWatch(ws: Workspace, w: Watch): boolean {
   const path = watchPath(ws, w.who, w.ledger);
   mkdirSync(join(path, '..'), { recursive: true });
-  return createNewFile(path, watchText(w));
+  return createNewFile(join(ws.repo, '.git'), path, watchText(w));
 }
 
-/** Replace the watch with `w`, atomically (a private file renamed into place). */
+/**
+ * Replace the watch with `w`, atomically: a private file of `.git/canvas-tmp/` (docs/store.md,
+ * "Temporary files"), complete on disk before it is renamed into place.
+ */
 export function replaceWatch(ws: Workspace, w: Watch): void {
   const path = watchPath(ws, w.who, w.ledger);
-  const tmp = privateFile(path, watchText(w));
+  const gitDir = join(ws.repo, '.git');
+  mkdirSync(join(path, '..'), { recursive: true });
+  const tmp = writePrivateFile(gitDir, privateName(relative(gitDir, path)), watchText(w));
   try {
     renameSync(tmp, path);
   } catch (e) {

@@ -1,9 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { noSpace } from '../no-space.js';
+import { privateName } from '../private-name.js';
 import { removeQuietly } from '../remove-quietly.js';
+import { writePrivateFile } from '../write-private-file.js';
 
 /** A git object type the store writes. */
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -22,8 +24,8 @@ export function hashObject(type: ObjectType, content: Buffer): string {
 /**
  * Write a loose object into a repository the way `git hash-object -w` does, without a process
  * (docs/store.md "Writes": objects are built without the shared index): zlib at git's loose-object
- * level (1), into a private temporary file in the object's directory, renamed into place, read
- * only. An object already present as a loose file is not written again; objects are
+ * level (1), into a private file of `.git/canvas-tmp/` (docs/store.md, "Temporary files"; git
+ * makes its own in the object's directory), renamed into place, read only. An object already present as a loose file is not written again; objects are
  * content-addressed, so a copy beside a packed one is harmless (git prunes it when it packs).
  * Like `git hash-object -w` with git's default `core.fsync`, the file is not fsynced.
  *
@@ -38,13 +40,14 @@ export function writeObject(gitDir: string, type: ObjectType, content: Buffer): 
   const dir = join(gitDir, 'objects', sha.slice(0, 2));
   const path = join(dir, sha.slice(2));
   if (existsSync(path)) return sha;
-  const tmp = join(dir, `tmp_obj_${process.pid}_${randomBytes(4).toString('hex')}`);
+  const bytes = deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 });
+  let tmp: string | undefined;
   try {
+    tmp = writePrivateFile(gitDir, privateName(`objects/${sha.slice(0, 2)}/${sha.slice(2)}`), bytes, 0o444);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, deflateSync(Buffer.concat([Buffer.from(`${type} ${content.length}\0`), content]), { level: 1 }), { mode: 0o444 });
     renameSync(tmp, path);
   } catch (e) {
-    removeQuietly(tmp);
+    if (tmp !== undefined) removeQuietly(tmp);
     throw noSpace(e, path) ?? e;
   }
   return sha;

@@ -2,15 +2,19 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { runGit } from '../git/git.js';
+import { sweepPrivateFiles } from '../sweep-private-files.js';
 import type { EditContext } from './edit-input.js';
 
 /**
  * Clear what a crash inside the critical section can leave (docs/store.md "Concurrency and crashes"): stale ref lock
  * files (only ever cleared while holding the repository lock), and a canvas ref left one step
- * behind or ahead of main by a ref transaction that was cut short.
+ * behind or ahead of main by a ref transaction that was cut short. Private files of
+ * `.git/canvas-tmp/` that killed processes abandoned before renaming them are removed too
+ * (docs/store.md, "Temporary files"): one `readdir` of a folder empty between writes.
  */
 export async function recover(ctx: EditContext): Promise<void> {
   const gitDir = join(ctx.ws.repo, '.git');
+  sweepPrivateFiles(gitDir);
   for (const p of ['refs/heads/main.lock', `refs/canvas/${ctx.ledger}.lock`, 'packed-refs.lock', 'HEAD.lock']) {
     const full = join(gitDir, p);
     if (existsSync(full)) unlinkSync(full);
