@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
+import { removeIfAbandoned } from '../store/remove-if-abandoned.js';
 import { COMMAND_NAMES } from './command-names.js';
 
 /** The entry bundle; it requires `./canvas-lazy.cjs` when an import() of a lazy module runs. */
@@ -32,6 +33,9 @@ const loaded = new Map<string, Loaded>();
 
 /** At most this many cache files are kept in the directory; the oldest go first. */
 const MAX_FILES = 100;
+
+/** A cache file's private file, `<cache>.bin.<pid>.tmp`: the pid of the run that wrote it. */
+const PRIVATE = /\.bin\.([1-9]\d{0,6})\.tmp$/;
 
 /**
  * The directory of the cache, or null when it is off or cannot be used safely:
@@ -95,7 +99,10 @@ function readCache(path: string): Buffer | undefined {
 
 /**
  * Write the cached data of a script (atomically, behind its checksum), remove what an older
- * build left for the same command, and keep the directory to {@link MAX_FILES} files.
+ * build left for the same command and the private files of runs killed before their rename
+ * ({@link removeIfAbandoned}: their process gone and an hour old), and keep the directory to
+ * {@link MAX_FILES} files. The one `readdir` it needs for that is made at a save, never at a run
+ * that takes the cache.
  */
 function saveCache(script: Script, dir: string, cachePath: string, prefix: string): void {
   const tmp = `${cachePath}.${process.pid}.tmp`;
@@ -105,7 +112,12 @@ function saveCache(script: Script, dir: string, cachePath: string, prefix: strin
     head.writeUInt32BE(crc32(data), 0);
     writeFileSync(tmp, Buffer.concat([head, data]), { mode: 0o600 });
     renameSync(tmp, cachePath);
-    const names = readdirSync(dir).filter((name) => name.endsWith('.bin') && join(dir, name) !== cachePath);
+    const all = readdirSync(dir);
+    for (const name of all) {
+      const pid = PRIVATE.exec(name)?.[1];
+      if (pid !== undefined) removeIfAbandoned(join(dir, name), Number(pid));
+    }
+    const names = all.filter((name) => name.endsWith('.bin') && join(dir, name) !== cachePath);
     const kept: Array<{ path: string; at: number }> = [];
     for (const name of names) {
       const path = join(dir, name);

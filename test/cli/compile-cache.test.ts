@@ -173,6 +173,27 @@ describe('the compile cache', () => {
     expect(left).toContain('canvas.cjs.read.00000104.00000000.bin');
   });
 
+  it('a save removes the private files of runs killed before their rename: process gone and an hour old, never a live one', async () => {
+    const dir = temp('canvas-cc-');
+    // A process that has exited (and been reaped): no process has its pid now.
+    const exited = spawnSync(process.execPath, ['-e', '0']);
+    expect(exited.status).toBe(0);
+    const gone = exited.pid;
+    const cache = 'canvas.cjs.read.00000000.00000000.bin';
+    const old = new Date(Date.now() - 2 * 3_600_000);
+    const abandoned = `${cache}.${gone}.tmp`;
+    // This test's own process is alive; a young file may be a live writer's on another host.
+    const kept = [`${cache}.${process.pid}.tmp`, `${cache}.1.tmp`];
+    const young = `canvas.cjs.log.00000000.00000000.bin.${gone}.tmp`;
+    for (const name of [abandoned, ...kept, young]) writeFileSync(join(dir, name), 'half a cache');
+    for (const name of [abandoned, ...kept]) utimesSync(join(dir, name), old, old);
+    expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
+    const left = readdirSync(dir);
+    expect(left).not.toContain(abandoned);
+    expect(left.filter((f) => f.endsWith('.tmp')).sort()).toEqual([...kept, young].sort());
+    expect(left.filter((f) => f.startsWith('canvas.cjs.log.') && f.endsWith('.bin'))).toHaveLength(1);
+  });
+
   it('a bundle rewritten in place, even with its old size and times, is not given the old data', () => {
     // A copy of the bundles, as an unpacked install would be.
     const install = temp('canvas-install-');
