@@ -21,6 +21,6 @@ const seconds = ((performance.now() - started) / 1000).toFixed(0);
 console.log(`\n${report.trials} trials in ${seconds} s (seed ${seed})`);
 console.log(`by kind: ${JSON.stringify(report.byKind)}`);
 console.log(`by timing: ${JSON.stringify(report.byTiming)}`);
-console.log(`main moved in ${report.mainMoved}, the lock was left in ${report.lockLeft}, verify repaired something after ${report.repaired}`);
+console.log(`main moved in ${report.mainMoved}, the lock was left in ${report.lockLeft}, verify repaired something after ${report.repaired}, a private file was left in ${report.privateLeft}`);
 console.log(report.failures.length === 0 ? 'every trial recovered with no manual step' : `${report.failures.length} failure(s):\n${report.failures.join('\n')}`);
 process.exitCode = report.failures.length === 0 ? 0 : 1;
