@@ -5,6 +5,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { readSnapshot } from '../store/read-snapshot.js';
 import { withRepoLock } from '../store/repo-lock.js';
+import { sweepPrivateFiles } from '../store/sweep-private-files.js';
 import type { Workspace } from '../store/workspace.js';
 import { type BasecampClientOptions, BasecampClient, type BasecampComment, type CommentRef } from './basecamp-client.js';
 import { basecampConfig } from './basecamp-config.js';
@@ -157,6 +158,8 @@ export async function publishComment(ws: Workspace, options: PublishOptions): Pr
   mkdirSync(dir, { recursive: true });
   const budget = options.http?.budgetMs ?? 120_000;
   return withRepoLock(dir, async () => {
+    // What killed publishes left in `state/publish/canvas-tmp/` (docs/store.md, "Temporary files").
+    sweepPrivateFiles(dir);
     const state = readPublishState(ws, ledger);
     const target = resolveTarget(flags, row, state);
     const note = target.note ? { note: target.note } : {};

@@ -1,7 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
+import { privateName } from '../store/private-name.js';
+import { removeQuietly } from '../store/remove-quietly.js';
 import type { Workspace } from '../store/workspace.js';
+import { writePrivateFile } from '../store/write-private-file.js';
 
 /** What the last publish of a ledger's comment sent and where (`state/publish/<ledger>.json`). */
 export interface PublishState {
@@ -59,13 +62,20 @@ export function readPublishState(ws: Workspace, ledger: string): PublishState | 
 }
 
 /**
- * Write the publish record atomically: a private file in the same directory, renamed into place,
- * so a reader sees the old record or the new one, never half of one.
+ * Write the publish record atomically: a private file of `state/publish/canvas-tmp/`, renamed into
+ * place, so a reader sees the old record or the new one, never half of one. One a killed publish
+ * left is removed by a later publish (docs/basecamp.md, "Idempotent"; the rule of docs/store.md,
+ * "Temporary files").
  */
 export function writePublishState(ws: Workspace, state: PublishState): void {
+  const dir = join(ws.root, 'state', 'publish');
   const path = publishStatePath(ws, state.ledger);
-  mkdirSync(join(ws.root, 'state', 'publish'), { recursive: true });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`);
-  renameSync(tmp, path);
+  mkdirSync(dir, { recursive: true });
+  const tmp = writePrivateFile(dir, privateName(`${state.ledger}.json`), `${JSON.stringify(state, null, 2)}\n`);
+  try {
+    renameSync(tmp, path);
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
+  }
 }

@@ -14,7 +14,8 @@ const PRIVATE = /\.([1-9]\d{0,6})(?:\.[0-9a-f]{8})?$/;
  * `readdir`, of a folder that is empty between writes (or absent): run at each write and by
  * `canvas verify`, never by a read. A name that is not a private file's is left alone.
  *
- * @param gitDir - the repository's `.git` directory
+ * @param gitDir - the repository's `.git` directory (or `state/publish`, whose lock and records
+ *   are made the same way: docs/basecamp.md, "Idempotent")
  * @returns the names of the files removed, sorted
  */
 export function sweepPrivateFiles(gitDir: string): string[] {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/snapshot.js';
@@ -235,6 +236,25 @@ describe('publishComment', () => {
   it('writes the record atomically, leaving no temporary file', async () => {
     await open();
     await publish({ target: { recording: TODO } });
-    expect(readdirSync(join(ws.root, 'state', 'publish')).filter((f) => f !== 'canvas.lock')).toEqual(['fix-login-3.json']);
+    const dir = join(ws.root, 'state', 'publish');
+    expect(readdirSync(dir).filter((f) => f !== 'canvas.lock' && f !== 'canvas-tmp')).toEqual(['fix-login-3.json']);
+    expect(readdirSync(join(dir, 'canvas-tmp'))).toEqual([]);
+  });
+
+  it('a later publish removes the private files killed publishes left, once an hour old and their process gone', async () => {
+    await open();
+    const exited = spawnSync(process.execPath, ['-e', '0']);
+    const dir = join(ws.root, 'state', 'publish', 'canvas-tmp');
+    mkdirSync(dir, { recursive: true });
+    const gone = join(dir, `fix-login-3.json.${exited.pid}.0a1b2c3d`);
+    const mine = join(dir, `fix-login-3.json.${process.pid}.0a1b2c3d`);
+    const hoursAgo = Date.now() / 1000 - 2 * 3600;
+    for (const f of [gone, mine]) {
+      writeFileSync(f, '{"version":');
+      utimesSync(f, hoursAgo, hoursAgo);
+    }
+    await publish({ target: { recording: TODO } });
+    expect(existsSync(gone)).toBe(false);
+    expect(existsSync(mine)).toBe(true);
   });
 });
