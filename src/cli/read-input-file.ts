@@ -40,7 +40,7 @@ function readAll(fd: number, what: string): Buffer {
     }
     if (n === 0) break;
     total += n;
-    checkInputSize(total, what, 'bytes');
+    checkInputSize(total, what, 'bytes', true);
     chunks.push(chunk.subarray(0, n));
   }
   return Buffer.concat(chunks, total);

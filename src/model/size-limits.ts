@@ -28,17 +28,23 @@ function kib(n: number): string {
 /**
  * Refuse an input longer than {@link INPUT_LIMIT} before it is parsed or read further.
  *
- * @param size - the input's length (characters of a string, bytes of a file)
+ * @param size - the input's length (characters of a string, bytes of a file), or, with
+ *   `unread`, what was read of it before reading stopped
  * @param what - how to name the input, for example `the --xml-file payload x.xml`
- * @throws CanvasError `TOO_LARGE` with `data.size`, `data.limit` and `data.unit`
+ * @param unread - the input was not read to its end (a stream), so its length is not known
+ * @throws CanvasError `TOO_LARGE` with `data.size`, `data.limit`, `data.unit` (and
+ *   `data.unread: true` for a stream cut short)
  */
-export function checkInputSize(size: number, what: string, unit: 'bytes' | 'characters'): void {
+export function checkInputSize(size: number, what: string, unit: 'bytes' | 'characters', unread = false): void {
   if (size <= INPUT_LIMIT) return;
+  const limit = INPUT_LIMIT.toLocaleString('en-US');
   throw new CanvasError(
     'TOO_LARGE',
-    `${what} is ${size.toLocaleString('en-US')} ${unit}, more than a whole canvas may hold (${INPUT_LIMIT.toLocaleString('en-US')})`,
+    unread
+      ? `${what} is more than ${limit} ${unit} (reading stopped there), more than a whole canvas may hold`
+      : `${what} is ${size.toLocaleString('en-US')} ${unit}, more than a whole canvas may hold (${limit})`,
     `a node is at most ${kib(NODE_LIMIT)} and a canvas at most ${kib(CANVAS_LIMIT)}: keep the large material outside the canvas and link to it`,
-    { size, limit: INPUT_LIMIT, unit, what: 'input' },
+    { size, limit: INPUT_LIMIT, unit, what: 'input', ...(unread ? { unread: true } : {}) },
   );
 }
 

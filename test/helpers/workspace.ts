@@ -42,6 +42,8 @@ export function runCli(ws: Workspace | null, args: string[], env: Record<string,
     child.stderr.on('data', (b) => (stderr += b));
     child.on('error', reject);
     child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+    // A command that refuses its input part way (too large) exits without reading the rest.
+    child.stdin.on('error', () => {});
     child.stdin.end(input ?? '');
   });
 }

@@ -112,6 +112,17 @@ describe('a payload file is a regular file or -', () => {
     expect((await readCanvas(ws, { ledger: 'pf' })).xml).toContain('from stdin');
   });
 
+  it('standard input larger than a canvas may be is refused once past the limit, without claiming its size', async () => {
+    const before = repoState(ws);
+    const r = await runCli(ws, ['insert', 'pf', '--into', 'root', '--xml-file', '-', '--base', base, '--why', 'a dump', '--json'], {}, Buffer.alloc(3_000_000, 0x61));
+    expect(r.code, r.stderr).toBe(2);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string } };
+    expect(error.code).toBe('TOO_LARGE');
+    expect(error.message).toContain('is more than 1,048,576 bytes');
+    expect(error.message).not.toMatch(/is 1,0\d\d,\d\d\d bytes/);
+    expect(repoState(ws)).toEqual(before);
+  });
+
   it('a file larger than a canvas may be is refused before it is read', () => {
     const big = file('big.xml', Buffer.alloc(1_048_577, 0x61));
     expect(() => readInputFile(big, '--xml-file')).toThrow(expect.objectContaining({ code: 'TOO_LARGE' }));
