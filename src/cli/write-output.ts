@@ -3,6 +3,7 @@ import { chmodSync, lstatSync, readlinkSync, realpathSync, renameSync, rmSync, s
 import { basename, dirname, join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { insideRepository } from '../store/inside-repository.js';
+import { noSpace } from '../store/no-space.js';
 import type { Workspace } from '../store/workspace.js';
 
 /**
@@ -19,12 +20,14 @@ import type { Workspace } from '../store/workspace.js';
  * @param content - the text to write (UTF-8)
  * @param ws - the workspace whose repository the file must stay out of
  * @returns the absolute path written
- * @throws CanvasError `OUTPUT_IN_REPOSITORY` for a path inside `state/canvas`; `USAGE` when the
- *   file cannot be written (no such folder, no permission, a directory, a full device)
+ * @throws CanvasError `OUTPUT_IN_REPOSITORY` for a path inside `state/canvas`; `NO_SPACE` naming
+ *   the file when its disk is full; `USAGE` when the file cannot be written (no such folder, no
+ *   permission, a directory)
  */
 export function writeOutput(file: string, content: string, ws: Workspace): string {
   const given = resolve(file);
   const refuse = (e: unknown) =>
+    noSpace(e, file) ??
     new CanvasError('USAGE', `cannot write -o ${file}: ${(e as Error).message}`, 'pass a path in a folder that exists and that you may write', {
       file,
     });

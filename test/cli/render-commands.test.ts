@@ -116,6 +116,14 @@ describe('canvas render', () => {
     expect(existsSync(join(tmpdir(), 'no-such-dir-canvas'))).toBe(false);
   });
 
+  it.runIf(existsSync('/dev/full'))('an -o on a full device is NO_SPACE naming the file, exit 1, not a usage error', async () => {
+    const r = await runMain(ws, ['render', 'cli-task', '-o', '/dev/full', '--json']);
+    expect(r.code, r.stdout).toBe(1);
+    const { error } = JSON.parse(r.stdout) as { error: { code: string; message: string; data: { path: string } } };
+    expect(error.code).toBe('NO_SPACE');
+    expect(error.data.path).toBe('/dev/full');
+  });
+
   it('refuses -o inside the canvas repository, directly or through a link, writing nothing (OUTPUT_IN_REPOSITORY)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
     symlinkSync(ws.repo, join(dir, 'repo'));
