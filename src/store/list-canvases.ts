@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from './git/git.js';
+import { repoExists } from './permission-denied.js';
 import { canvasesOnMain, rebuildCanvasRefs, refsNeedRebuild, repairOrReadPast } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
 import type { Workspace } from './workspace.js';
@@ -34,7 +34,7 @@ async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
  * @throws CanvasError `GIT_FAILED`
  */
 export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
-  if (!existsSync(join(ws.repo, '.git'))) return [];
+  if (!repoExists(ws.repo)) return [];
   const listed = await canvasRefs(ws);
   const reader = new RepoReader(ws);
   try {

@@ -1,3 +1,5 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 
 /** The errno codes of a file the operating system would not let this user open, make or rename. */
@@ -23,4 +25,23 @@ export function permissionDenied(e: unknown): CanvasError | null {
     'run the command as a user who may write the workspace (its owner), or give this user write access to it (state/canvas and its .git); nothing was applied unless the output says so',
     { ...(where === undefined ? {} : { path: where }), errno: err.code },
   );
+}
+
+/**
+ * Whether the workspace's repository exists (`<repo>/.git`). A path this user may not look into
+ * is refused, not taken for a workspace with no canvas yet (whose hint would say to create one).
+ *
+ * @param repo - the repository directory, `state/canvas` under the workspace
+ * @throws CanvasError `PERMISSION_DENIED` naming the path the system refused
+ */
+export function repoExists(repo: string): boolean {
+  const gitDir = join(repo, '.git');
+  try {
+    statSync(gitDir);
+    return true;
+  } catch (e) {
+    const denied = permissionDenied(e);
+    if (denied) throw denied;
+    return false;
+  }
 }

@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { type CanvasCommit, parseCommit } from './canvas-commit.js';
 import { GitBatch } from './git/git-batch.js';
+import { repoExists } from './permission-denied.js';
 import { checkedRevision } from './rebuild-canvas-refs.js';
 import type { Workspace } from './workspace.js';
 
@@ -34,9 +33,13 @@ export class RepoReader {
     private readonly options: { locked?: boolean } = {},
   ) {}
 
-  /** True when the repository exists (the first `canvas create` makes it; once seen, it stays). */
+  /**
+   * True when the repository exists (the first `canvas create` makes it; once seen, it stays).
+   *
+   * @throws CanvasError `PERMISSION_DENIED` when this user may not look into the repository
+   */
   exists(): boolean {
-    if (!this.found) this.found = existsSync(join(this.ws.repo, '.git'));
+    if (!this.found) this.found = repoExists(this.ws.repo);
     return this.found;
   }
 

@@ -22,6 +22,7 @@ import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
 import { baseRuleSince, markBaseRule } from './base-rule-marker.js';
 import { keepReflogs } from './keep-reflogs.js';
+import { repoExists } from './permission-denied.js';
 import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
 import { removeQuietly } from './remove-quietly.js';
 import { RepoReader } from './repo-reader.js';
@@ -182,7 +183,7 @@ function listWorkingFiles(dir: string, root: string, out: string[]): void {
  */
 export async function verifyWorkspace(ws: Workspace, options: { ledger?: string | undefined } = {}): Promise<VerifyReport> {
   const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
-  if (!existsSync(join(ws.repo, '.git'))) {
+  if (!repoExists(ws.repo)) {
     if (only) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
     return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [], warnings: [] };
   }

@@ -41,7 +41,10 @@ function chmodTree(dir: string, dirMode: number, fileMode: number): void {
 
 let ws: Workspace | null = null;
 afterEach(() => {
-  if (ws) chmodTree(ws.root, 0o755, 0o644);
+  if (ws) {
+    chmodSync(ws.repo, 0o755);
+    chmodTree(ws.root, 0o755, 0o644);
+  }
   ws = null;
 });
 
@@ -69,5 +72,21 @@ describe('a workspace this user may not write', () => {
     const plain = await runReadOnly(ws, ['insert', 'ro', '--into', 'root', '--text', 'x', '--base', base, '--why', 'try']);
     expect(plain.stderr).toMatch(/^canvas: PERMISSION_DENIED: /);
     expect(repoState(ws)).toEqual(before);
+  });
+
+  it('a repository this user may not look into is PERMISSION_DENIED for read, list and verify, never "no canvas yet"', async () => {
+    ws = tempWorkspace('canvas-unreadable-');
+    const made = await runMain(ws, ['create', 'hidden', '--why', 'a canvas nobody else may read']);
+    expect(made.code, made.stderr).toBe(0);
+    chmodSync(ws.root, 0o755);
+    chmodSync(join(ws.root, 'state'), 0o755);
+    chmodSync(ws.repo, 0o000);
+    for (const args of [['read', 'hidden'], ['list'], ['verify']]) {
+      const r = await runReadOnly(ws, [...args, '--json']);
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
+      const { error } = JSON.parse(r.stdout) as { error: { code: string; data: { path: string } } };
+      expect(error.code).toBe('PERMISSION_DENIED');
+      expect(error.data.path.startsWith(ws.repo)).toBe(true);
+    }
   });
 });
