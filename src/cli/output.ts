@@ -22,6 +22,19 @@ function paint(stream: NodeJS.WriteStream, code: number, text: string): string {
   return useColor(stream) ? `\u001b[${code}m${text}\u001b[0m` : text;
 }
 
+/**
+ * A message or hint as the terminal should show it (docs/cli.md, "Output"): a control character
+ * other than line feed and tab, a bidirectional control or a line or paragraph separator that a
+ * refused argument carried is written as `\uXXXX`, so that it is seen instead of obeyed (an
+ * escape sequence, text turned right to left).
+ */
+function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
 /** Print a value as one line of JSON on stdout. */
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -34,8 +47,8 @@ export function printError(e: CanvasError, json: boolean): void {
     return;
   }
   const err = process.stderr;
-  err.write(`${paint(err, 31, `canvas: ${e.code}`)}: ${e.message}\n`);
-  if (e.hint) err.write(`${paint(err, 2, 'hint')}: ${e.hint}\n`);
+  err.write(`${paint(err, 31, `canvas: ${e.code}`)}: ${visible(e.message)}\n`);
+  if (e.hint) err.write(`${paint(err, 2, 'hint')}: ${visible(e.hint)}\n`);
 }
 
 /**
@@ -115,8 +128,8 @@ export function printOutcome(o: Outcome, json: boolean, op: string): number {
     }
     case 'rejected': {
       const err = process.stderr;
-      err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${o.reason}\n`);
-      if (o.hint) err.write(`${paint(err, 2, 'hint')}: ${o.hint}\n`);
+      err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${visible(o.reason)}\n`);
+      if (o.hint) err.write(`${paint(err, 2, 'hint')}: ${visible(o.hint)}\n`);
       return 2;
     }
   }

@@ -207,6 +207,19 @@ describe('refusals leave the repository and working file untouched', () => {
     await refused(['move', 't1', section, '--into', s3.node, '--base', s3.revision, '--why', 'x'], 2, 'NESTING');
   });
 
+  it('a refused argument holding an escape sequence or a bidi control is shown, not obeyed, on the terminal', async () => {
+    const hostile = 'zz\u001b[2J\u202ezz';
+    const r = await runMain(ws, ['remove', 't1', hostile, '--base', base, '--why', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('zz\\u001b[2J\\u202ezz is not a node');
+    expect(r.stderr).not.toMatch(/[\u001b\u202e]/);
+    const j = await runMain(ws, ['remove', 't1', hostile, '--base', base, '--why', 'x', '--json']);
+    expect((JSON.parse(j.stdout) as { reason: string }).reason).toContain(hostile);
+    const e = await runMain(ws, ['read', 't1', '--at', `${base.slice(0, 8)}\u2066`]);
+    expect(e.stderr).toContain('\\u2066');
+    expect(e.stderr).not.toContain('\u2066');
+  });
+
   it('an unknown node: NODE_NOT_FOUND; --into a non-section: BAD_ANCHOR', async () => {
     await refused(['remove', 't1', 'zzzz', '--base', base, '--why', 'x'], 2, 'NODE_NOT_FOUND');
     await refused(['insert', 't1', '--into', text, '--text', 'x', '--base', base, '--why', 'x'], 2, 'BAD_ANCHOR');
