@@ -79,6 +79,9 @@ export default defineConfig({
     // The longest files start first, so none of them runs alone at the end (test/helpers/longest-first.ts).
     sequence: { sequencer: LongestFirst },
     // CANVAS_TEST_CPU=FILE: each test file appends the CPU time it cost to FILE (docs/architecture.md, "The test suite").
+    // The run's temporary directory, named in TMPDIR before any worker starts and removed at the
+    // end; the run fails naming what a test left there (test/helpers/suite-tmpdir.ts).
+    globalSetup: ['test/helpers/suite-tmpdir.ts'],
     setupFiles: ['test/helpers/setup-env.ts', ...(process.env.CANVAS_TEST_CPU ? ['test/helpers/cpu-per-file.ts'] : [])],
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },

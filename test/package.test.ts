@@ -7,12 +7,13 @@
 // record), since `prepare`, which builds a package before npm packs it, is that same script;
 // otherwise a copy of the sources, whose `prepare` builds dist/ there.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetBuilds, isBuilt, recordBuilds } from '../scripts/build-inputs.js';
 import { ROOT } from './helpers/workspace.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 /** What `npm pack` and `git clone` would see of the project: the sources the build and the package need. */
 const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'bin', 'src', 'schema', 'templates', 'docs', 'scripts'];
@@ -36,10 +37,15 @@ interface Manifest {
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
 
-/** An environment for npm and node with nothing of this checkout's own npm run in it. */
+/**
+ * An environment for npm and node with nothing of this checkout's own npm run in it, but the
+ * run's compile cache (test/helpers/setup-env.ts): the default one would be made in the temporary
+ * directory and left there.
+ */
 function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(npm_|NODE_OPTIONS$|VITEST|CANVAS_)/.test(k)) env[k] = v;
+  if (process.env.CANVAS_COMPILE_CACHE) env.CANVAS_COMPILE_CACHE = process.env.CANVAS_COMPILE_CACHE;
   return { ...env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...extra };
 }
 
@@ -109,7 +115,7 @@ describe('the packed package, installed into an empty project', () => {
   let app: string;
   let files: string[];
   beforeAll(() => {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), 'canvas-pack-')));
+    dir = realpathSync(tempDir('canvas-pack-'));
     let packs = ROOT;
     const args = ['pack', '--json', '--pack-destination', dir];
     if (isBuilt(ROOT, 'full')) args.push('--ignore-scripts');
@@ -229,7 +235,7 @@ describe("the record of what dist/ was built from, which lets the suite take the
     writeFileSync(join(root, path), text);
   };
   beforeAll(() => {
-    root = mkdtempSync(join(tmpdir(), 'canvas-build-record-'));
+    root = tempDir('canvas-build-record-');
     for (const f of ['src/a.ts', 'src/store/b.ts', 'package.json', 'package-lock.json', 'node_modules/.package-lock.json', ...OUT]) put(f, f);
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -271,7 +277,7 @@ describe("the record of what dist/ was built from, which lets the suite take the
 
   it("is of the tree whose dist/ it describes: a copy's build, its node_modules a link to these, holds nothing here", () => {
     forgetBuilds(root);
-    const copy = mkdtempSync(join(tmpdir(), 'canvas-build-copy-'));
+    const copy = tempDir('canvas-build-copy-');
     try {
       cpSync(join(root, 'src'), join(copy, 'src'), { recursive: true });
       for (const f of ['package.json', 'package-lock.json']) cpSync(join(root, f), join(copy, f));

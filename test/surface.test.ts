@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as checkEntry from '../src/check/index.js';
@@ -13,6 +12,7 @@ import * as publishEntry from '../src/publish/index.js';
 import * as renderEntry from '../src/render/index.js';
 import * as siteEntry from '../src/site/index.js';
 import { AUTHOR, ROOT, tempWorkspace } from './helpers/workspace.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 /** Every entry of the package (docs/library.md, "Entries"): its `exports` key and its module. */
 const ENTRIES: Record<string, Record<string, unknown>> = {
@@ -167,7 +167,7 @@ describe('the declared surface', () => {
 
   it('the shared remote through the main entry: set, a write pushed, sync and show agreeing with the remote', async () => {
     const ws = tempWorkspace();
-    const bare = join(mkdtempSync(join(tmpdir(), 'canvas-surface-remote-')), 'shared.git');
+    const bare = join(tempDir('canvas-surface-remote-'), 'shared.git');
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
     expect(await api.setRemote(ws, bare)).toBe(bare);
     expect(await api.showRemote(ws)).toEqual({ url: bare, main: null });

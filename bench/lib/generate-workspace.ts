@@ -159,10 +159,16 @@ function nextEdit(g: CanvasGen, r: () => number, tag: string): { edit: TreeEdit;
  * @param spec - sizes and seed
  * @param root - the project root (sources are hashed into the cache key)
  * @param log - progress lines
+ * @param cacheRoot - the cache's directory: by default `<tmpdir>/canvas-bench`, which the
+ *   benchmark runs share; a test passes one it removes
  */
-export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: (s: string) => void = () => {}): Promise<GeneratedWorkspace> {
+export async function generateWorkspace(
+  spec: WorkspaceSpec,
+  root: string,
+  log: (s: string) => void = () => {},
+  cacheRoot = join(tmpdir(), 'canvas-bench'),
+): Promise<GeneratedWorkspace> {
   const key = keyOf(spec, root);
-  const cacheRoot = join(tmpdir(), 'canvas-bench');
   const dir = join(cacheRoot, key);
   const manifestPath = join(dir, 'manifest.json');
   if (existsSync(manifestPath)) {

@@ -7,7 +7,6 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
@@ -16,29 +15,18 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { AUTHOR, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 let ws: Workspace;
-const made: string[] = [];
 
 beforeAll(async () => {
   ws = tempWorkspace();
   expect((await runCli(ws, ['create', 'cached', '--why', 'a canvas to read'])).code).toBe(0);
 });
-
-afterAll(() => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
-
-function temp(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  made.push(d);
-  return d;
-}
 
 /** The cache files of a directory, with what identifies each version of them. */
 function files(dir: string): Record<string, string> {
@@ -52,7 +40,7 @@ function files(dir: string): Record<string, string> {
 
 describe('the compile cache', () => {
   it('is made by the first run of a command and taken, unchanged, by the next', async () => {
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const first = await runCli(ws, ['read', 'cached'], { CANVAS_COMPILE_CACHE: dir });
     expect(first.code).toBe(0);
     const before = files(dir);
@@ -77,7 +65,7 @@ describe('the compile cache', () => {
   it('is made only by a run that succeeded: a refused one leaves none, the next that succeeds makes it', async () => {
     // Data made at the exit of a refused run holds only what that run compiled (a replace refused
     // before it wrote: about 390 KB against 540 KB), and every later run would have taken it.
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const refused = await runCli(ws, ['read', 'nosuch'], { CANVAS_COMPILE_CACHE: dir });
     expect(refused.code).toBe(2);
     expect(readdirSync(dir)).toEqual([]);
@@ -86,7 +74,7 @@ describe('the compile cache', () => {
   });
 
   it('damaged data (garbage, or one byte changed) costs nothing but speed, and is replaced', async () => {
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const clean = await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: dir });
     const [name] = Object.keys(files(dir));
     const path = join(dir, name!);
@@ -105,7 +93,7 @@ describe('the compile cache', () => {
   });
 
   it('runs with other flags keep their own file instead of replacing each other', async () => {
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const plain = { CANVAS_COMPILE_CACHE: dir };
     const flagged = { CANVAS_COMPILE_CACHE: dir, NODE_OPTIONS: '--no-warnings' };
     expect((await runCli(ws, ['read', 'cached'], plain)).code).toBe(0);
@@ -123,29 +111,29 @@ describe('the compile cache', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('<canvas ledger="cached"');
     };
-    const off = temp('canvas-cc-');
+    const off = tempDir('canvas-cc-');
     for (const value of ['1', 'true']) await ok({ CANVAS_COMPILE_CACHE: off, CANVAS_DISABLE_COMPILE_CACHE: value });
     expect(readdirSync(off)).toEqual([]);
     // Others may write it.
-    const open = temp('canvas-cc-');
+    const open = tempDir('canvas-cc-');
     chmodSync(open, 0o777);
     await ok({ CANVAS_COMPILE_CACHE: open });
     expect(readdirSync(open)).toEqual([]);
     // A symbolic link to a directory.
-    const holder = temp('canvas-cc-');
+    const holder = tempDir('canvas-cc-');
     mkdirSync(join(holder, 'real'), { mode: 0o700 });
     symlinkSync(join(holder, 'real'), join(holder, 'link'));
     for (const link of ['link', 'link/', 'link/.']) await ok({ CANVAS_COMPILE_CACHE: `${join(holder, link)}` });
     expect(readdirSync(join(holder, 'real'))).toEqual([]);
     // A pipe where a cache file would be is not waited on.
-    const pipes = temp('canvas-cc-');
+    const pipes = tempDir('canvas-cc-');
     expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: pipes })).code).toBe(0);
     const [name] = readdirSync(pipes);
     rmSync(join(pipes, name!));
     execFileSync('mkfifo', [join(pipes, name!)]);
     expect((await runCli(ws, ['log', 'cached'], { CANVAS_COMPILE_CACHE: pipes })).code).toBe(0);
     // A relative path, or one whose parent does not exist: nothing is created.
-    const cwd = temp('canvas-cwd-');
+    const cwd = tempDir('canvas-cwd-');
     const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'canvas.js'), 'read', 'cached'], {
       cwd,
       env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, CANVAS_COMPILE_CACHE: 'relative-cache' },
@@ -158,7 +146,7 @@ describe('the compile cache', () => {
   });
 
   it('keeps the directory to 100 files, removing the oldest', async () => {
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const old = new Date(Date.now() - 86_400_000);
     for (let i = 0; i < 105; i++) {
       const f = join(dir, `canvas.cjs.read.${String(i).padStart(8, '0')}.00000000.bin`);
@@ -174,7 +162,7 @@ describe('the compile cache', () => {
   });
 
   it('a save removes the private files of runs killed before their rename: process gone and an hour old, never a live one', async () => {
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     // A process that has exited (and been reaped): no process has its pid now.
     const exited = spawnSync(process.execPath, ['-e', '0']);
     expect(exited.status).toBe(0);
@@ -196,10 +184,10 @@ describe('the compile cache', () => {
 
   it('a bundle rewritten in place, even with its old size and times, is not given the old data', () => {
     // A copy of the bundles, as an unpacked install would be.
-    const install = temp('canvas-install-');
+    const install = tempDir('canvas-install-');
     mkdirSync(join(install, 'cli'));
     cpSync(join(ROOT, 'dist', 'cli'), join(install, 'cli'), { recursive: true });
-    const dir = temp('canvas-cc-');
+    const dir = tempDir('canvas-cc-');
     const version = () =>
       spawnSync(process.execPath, [join(install, 'cli', 'start.cjs'), '--version'], {
         env: { ...process.env, CANVAS_COMPILE_CACHE: dir },
@@ -225,9 +213,9 @@ describe('the compile cache', () => {
 
   it("is Node's own where Node has one (module.enableCompileCache, given the same directory)", () => {
     // Node 20 has no enableCompileCache: a preloaded stand-in records what the start asks of it.
-    const dir = temp('canvas-cc-');
-    const record = join(temp('canvas-cc-record-'), 'asked');
-    const standIn = join(temp('canvas-cc-stand-in-'), 'enable.cjs');
+    const dir = tempDir('canvas-cc-');
+    const record = join(tempDir('canvas-cc-record-'), 'asked');
+    const standIn = join(tempDir('canvas-cc-stand-in-'), 'enable.cjs');
     writeFileSync(standIn, `require('node:module').enableCompileCache = (d) => require('node:fs').writeFileSync(${JSON.stringify(record)}, d);\n`);
     const r = spawnSync(process.execPath, ['--require', standIn, join(ROOT, 'bin', 'canvas.js'), 'log', 'cached'], {
       env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, CANVAS_COMPILE_CACHE: dir },

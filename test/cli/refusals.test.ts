@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Every refusal of the design, one test each: the code, the exit code, and the repository and
 // working file byte-for-byte unchanged. They run through the CLI's entry in process (its parsing,
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-  const root = join(mkdtempSync(join(tmpdir(), 'canvas-refusals-')), 'ws');
+  const root = join(tempDir('canvas-refusals-'), 'ws');
   cpSync(template.root, root, { recursive: true });
   ws = resolveWorkspace({ workspace: root });
 });

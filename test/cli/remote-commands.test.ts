@@ -1,18 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // canvas remote set|show, canvas sync, canvas read --fetch (docs/remote.md), against a path remote.
 
 const git = (dir: string, args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' }).trim();
 
 function bare(): string {
-  const dir = join(mkdtempSync(join(tmpdir(), 'canvas-remote-cli-')), 'shared.git');
+  const dir = join(tempDir('canvas-remote-cli-'), 'shared.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', dir]);
   return dir;
 }
@@ -165,8 +165,8 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
 
   it('a path that is not a bare git repository is REMOTE_NOT_BARE (exit 2), one that does not exist BAD_REMOTE, the config untouched each time', async () => {
     const a = tempWorkspace();
-    const plain = mkdtempSync(join(tmpdir(), 'canvas-remote-plain-'));
-    const checkout = mkdtempSync(join(tmpdir(), 'canvas-remote-checkout-'));
+    const plain = tempDir('canvas-remote-plain-');
+    const checkout = tempDir('canvas-remote-checkout-');
     execFileSync('git', ['init', '-q', '-b', 'main', checkout]);
     const refuse = async (url: string) => {
       const r = await runMain(a, ['remote', 'set', url, '--json']);

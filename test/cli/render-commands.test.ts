@@ -2,7 +2,7 @@
 // its exit code mapping); a few run as real processes (`runCli`) to pin the exit code and the
 // streams a user sees, and the light-read probe runs one because it measures a process.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { Workspace } from '../../src/store/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let ws: Workspace;
 let first: string;
@@ -51,7 +52,7 @@ describe('canvas render', () => {
   });
 
   it('writes -o FILE atomically, leaving no temporary file, and says so with --json', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    const dir = tempDir('canvas-out-');
     const file = join(dir, 'page.html');
     writeFileSync(file, 'old');
     const r = await runMain(ws, ['render', 'cli-task', '-o', file, '--json']);
@@ -63,7 +64,7 @@ describe('canvas render', () => {
   });
 
   it('writes -o through a symbolic link to the file it names, keeps a file\'s permissions, and writes a named pipe as a pipe', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    const dir = tempDir('canvas-out-');
     const printed = (await runMain(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
     writeFileSync(join(dir, 'real.txt'), 'old');
     symlinkSync('real.txt', join(dir, 'link.txt'));
@@ -125,7 +126,7 @@ describe('canvas render', () => {
   });
 
   it('refuses -o inside the canvas repository, directly or through a link, writing nothing (OUTPUT_IN_REPOSITORY)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-out-'));
+    const dir = tempDir('canvas-out-');
     symlinkSync(ws.repo, join(dir, 'repo'));
     symlinkSync(join(ws.repo, 'page.html'), join(dir, 'page.html'));
     const before = repoState(ws);

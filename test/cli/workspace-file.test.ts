@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A workspace that names a file is a usage error with a code, never INTERNAL with a stack trace. */
 describe('a workspace that is a file', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-ws-file-'));
+  const dir = tempDir('canvas-ws-file-');
   const file = join(dir, 'not-a-dir');
   writeFileSync(file, 'a file\n');
 
@@ -42,7 +42,7 @@ describe('a workspace whose state/canvas is not a directory', () => {
     ['state', ['state']],
   ] as const) {
     it(`canvas create with ${name} a file: NO_WORKSPACE naming it, exit 2, no stack, nothing written`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'canvas-ws-repo-file-'));
+      const dir = tempDir('canvas-ws-repo-file-');
       if (parts.length === 2) mkdirSync(join(dir, 'state'));
       const file = join(dir, ...parts);
       writeFileSync(file, 'a file\n');

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdtempSync, openSync, readSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeOrHandOff } from '../../src/cli/write-stdout.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('standard output written without its stream', () => {
   it('a full non-blocking pipe: what it took is in it, the rest goes to the stream once, nothing twice', () => {
-    const fifo = join(mkdtempSync(join(tmpdir(), 'canvas-fifo-')), 'out');
+    const fifo = join(tempDir('canvas-fifo-'), 'out');
     execFileSync('mkfifo', [fifo]);
     // Open for reading and writing, so it needs no other end; non-blocking, as a pipe Node made.
     const fd = openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK);

@@ -9,8 +9,7 @@
  * `bench/crash-trials.ts` (the full run).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, watch } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { startWriter } from '../../bench/lib/kill-group.js';
 import { rng } from '../../bench/lib/random.js';
@@ -23,6 +22,7 @@ import { readAccess } from '../../src/store/read-access.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { tempDir } from './temp-dir.js';
 
 /** Every kind of write the trials cut short. */
 export const KINDS = ['insert', 'replace', 'remove', 'move', 'grant', 'revoke', 'propose', 'approve', 'reject', 'freeze'] as const;
@@ -70,7 +70,7 @@ function git(ws: Workspace, args: string[]): string {
 }
 
 async function setup(): Promise<Workspace> {
-  const ws = resolveWorkspace({ workspace: mkdtempSync(join(tmpdir(), 'canvas-kill-')) });
+  const ws = resolveWorkspace({ workspace: tempDir('canvas-kill-') });
   await createCanvas(ws, { ledger: 'c', why: 'kill trials', author: OWNER });
   await grantRole(ws, { ledger: 'c', who: COMMENTER, role: 'commenter', why: 'cam proposes', author: OWNER });
   let base = (await readCanvas(ws, { ledger: 'c' })).revision;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Workspace } from '../../src/store/workspace.js';
 import { type CliResult, runCli } from './workspace.js';
+import { tempDir } from './temp-dir.js';
 
 /** What one CLI run loaded and ran. */
 export interface Loaded extends CliResult {
@@ -31,7 +31,7 @@ interface Coverage {
  * leaves no cached code behind.
  */
 export async function loadedBy(ws: Workspace | null, args: string[], env: Record<string, string> = {}, input?: string): Promise<Loaded> {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-coverage-'));
+  const dir = tempDir('canvas-coverage-');
   try {
     const result = await runCli(ws, args, { ...env, NODE_V8_COVERAGE: dir, CANVAS_DISABLE_COMPILE_CACHE: '1' }, input);
     const bundles: string[] = [];

@@ -1,8 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { tempDir } from './temp-dir.js';
 
 /** The author the tests write as. */
 export const AUTHOR = 'leo | by-hand';
@@ -10,9 +10,9 @@ export const AUTHOR = 'leo | by-hand';
 /** The repository root of the project. */
 export const ROOT = realpathSync(join(import.meta.dirname, '..', '..'));
 
-/** A fresh, empty workspace in a temporary directory. */
+/** A fresh, empty workspace in a temporary directory, removed after the test file ({@link tempDir}). */
 export function tempWorkspace(prefix = 'canvas-test-'): Workspace {
-  return resolveWorkspace({ workspace: mkdtempSync(join(tmpdir(), prefix)) });
+  return resolveWorkspace({ workspace: tempDir(prefix) });
 }
 
 /** What a CLI run printed and its exit code. */

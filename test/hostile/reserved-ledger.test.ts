@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESERVED_LEDGER_IDS } from '../../src/model/check-ledger-id.js';
 import { createCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // docs/site.md "Reserved ledger ids": the site keeps its URLs (DIR/<ledger>/index.html beside
 // DIR/index.html), so the ledger ids that would collide with the site's own files are reserved.
@@ -55,7 +55,7 @@ describe('ledger ids the site reserves', () => {
     const tree = git(['mktree'], `100644 blob ${blob}\tindex.html.xml\n`);
     const commit = git(['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit-tree', tree, '-m', 'create: old\n\nCanvas-Op: create\nCanvas-Ledger: index.html\nCanvas-Author: leo']);
     git(['update-ref', 'refs/canvas/index.html', commit]);
-    const out = join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
+    const out = join(tempDir('canvas-out-'), 'site');
     for (let run = 0; run < 2; run++) {
       const r = await runMain(ws, ['build', '--out', out, '--json']);
       expect(r.code, r.stderr).toBe(8);

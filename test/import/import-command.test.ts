@@ -1,16 +1,16 @@
 // canvas import through the CLI's entry in process; one refusal runs as a real process to pin
 // its exit code and stream.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const MD = '---\nstatus: accepted\n---\n# Pick a store\n\n## Options\n\n* git, *because* history\n* a database\n\n---\n\nSee [the notes](notes.md).\n';
 
 function markdownFile(text = MD, name = 'pick-a-store.md'): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'canvas-md-')), name);
+  const file = join(tempDir('canvas-md-'), name);
   writeFileSync(file, text);
   return file;
 }

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
 import { fromMarkdown } from 'mdast-util-from-markdown';
@@ -19,6 +18,7 @@ import { readCanvasText } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { MADR_CORPUS } from '../helpers/corpus.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** The MADR decision records (read in place, never copied into the project). */
 const CORPUS = MADR_CORPUS ?? '';
@@ -90,7 +90,7 @@ describe.skipIf(MADR_CORPUS === null)('canvas import and build on the MADR corpu
 
     // The whole corpus built into one site: every page validates, every comment is Markdown
     // without raw HTML, and the index lists every canvas.
-    const out = join(mkdtempSync(join(tmpdir(), 'canvas-corpus-site-')), 'site');
+    const out = join(tempDir('canvas-corpus-site-'), 'site');
     const built = await buildSite(ws, { out }, await loadRenderers());
     expect(built.failed).toEqual([]);
     expect(built.built.sort()).toEqual(files.map(ledgerOf).sort());

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { testClient } from '../helpers/mcp-client.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // The client configurations of docs/mcp.md ("Client configuration"), read from the doc itself:
 // each is parsed and the server started with exactly its command line, through initialize and
@@ -51,7 +51,7 @@ const CLIENTS: Record<string, () => StdioServer> = {
 
 describe('the client configurations of docs/mcp.md start the server', () => {
   // `canvas` on the PATH is this checkout's bin/canvas.js, as a global install links it.
-  const bin = mkdtempSync(join(tmpdir(), 'canvas-mcp-bin-'));
+  const bin = tempDir('canvas-mcp-bin-');
   symlinkSync(join(ROOT, 'bin', 'canvas.js'), join(bin, 'canvas'));
 
   for (const [client, entryOf] of Object.entries(CLIENTS)) {

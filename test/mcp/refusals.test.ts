@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
@@ -9,6 +8,7 @@ import type { Applied, Proposed } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const WRITE_TOOLS = ['canvas_insert', 'canvas_replace', 'canvas_remove', 'canvas_move', 'canvas_approve_proposal', 'canvas_reject_proposal'] as const;
 const READ_TOOLS = ['canvas_read', 'canvas_history', 'canvas_log', 'canvas_prompt', 'canvas_list_proposals'] as const;
@@ -127,7 +127,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
   });
 
   it('the same workspace by another path (a symlink, a trailing slash, dot segments) is the same workspace', async () => {
-    const links = mkdtempSync(join(tmpdir(), 'canvas-mcp-link-'));
+    const links = tempDir('canvas-mcp-link-');
     symlinkSync(ws.root, join(links, 'ws'));
     mkdirSync(join(ws.root, 'sub'), { recursive: true });
     for (const workspace of [join(links, 'ws'), `${ws.root}/`, `${ws.root}/sub/..`]) {
@@ -137,7 +137,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
   });
 
   it('a server started on a symlinked path serves the real workspace', async () => {
-    const links = mkdtempSync(join(tmpdir(), 'canvas-mcp-link-'));
+    const links = tempDir('canvas-mcp-link-');
     symlinkSync(ws.root, join(links, 'ws'));
     const viaLink = await connectAs(ws, 'leo', join(links, 'ws'));
     try {

@@ -2,8 +2,7 @@
 // pages are the built pages plus the live assets, writes go through the store's verbs with their
 // outcomes as the store gives them, the one watcher reports moved refs on the event stream, and
 // the server keeps writing across its git helpers' idle periods.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
@@ -18,6 +17,7 @@ import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { serveCanvas } from '../../src/serve/serve-canvas.js';
 import { AUTHOR, repoState } from '../helpers/workspace.js';
 import { eventStream, rawRequest, revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let s: Served;
 const extra: Array<{ close(): Promise<void> }> = [];
@@ -144,7 +144,7 @@ describe('canvas serve: the pages (docs/serve.md, "The pages")', () => {
   });
 
   it('serves the index canvas build makes, apart from the live script and stylesheet', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'canvas-serve-site-')), 'site');
+    const out = join(tempDir('canvas-serve-site-'), 'site');
     await buildSite(s.ws, { out }, await loadRenderers());
     const built = readFileSync(join(out, 'index.html'), 'utf8');
     const served = (await get('/')).body;

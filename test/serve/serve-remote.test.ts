@@ -3,8 +3,7 @@
 // remote that cannot be reached is said on the stream, and so is its return. Two workspaces stand
 // for two machines sharing a bare repository on a path.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { syncWorkspace } from '../../src/store/remote/sync-workspace.js';
 import { type RunningServer, serveCanvas } from '../../src/serve/serve-canvas.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 import { eventStream, rawRequest, TOKEN } from './serve-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const inBrowser = existsSync(CHROMIUM) || process.env.CI === 'true';
@@ -31,7 +31,7 @@ function applied<T extends { outcome: string }>(o: T): T & { revision: string; n
 
 /** A bare repository on a path, and a workspace `here` with canvas `plan` pushed to it. */
 async function sharedPlan(): Promise<{ url: string; here: ReturnType<typeof tempWorkspace>; text: { node?: string; revision: string } }> {
-  const url = join(mkdtempSync(join(tmpdir(), 'canvas-serve-remote-')), 'shared.git');
+  const url = join(tempDir('canvas-serve-remote-'), 'shared.git');
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', url]);
   const here = tempWorkspace('canvas-serve-here-');
   await setRemote(here, url);

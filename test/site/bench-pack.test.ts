@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FlatTree, objectSha } from '../../bench/lib/git-objects.js';
 import { PackWriter, spliceDelta } from '../../bench/lib/git-pack.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -61,7 +60,7 @@ describe('the generator pack (bench/lib/git-pack.ts)', () => {
   });
 
   it('gives git every tree, as deltas and past the longest chain, under the sha computed in process', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-pack-'));
+    const dir = tempDir('canvas-pack-');
     dirs.push(dir);
     execFileSync('git', ['init', '-q', dir]);
     const tree = new FlatTree();

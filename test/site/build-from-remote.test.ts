@@ -1,18 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { pushedCanvases, siteTree } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // canvas build --from <url|path> [--at <sha>] (docs/remote.md, "CI from the remote"): the site of a
 // bare repository, with no workspace, equals the site of a workspace at the same revision.
 
 describe('canvas build --from', () => {
   it('builds a bare repository at its main and at an older commit, byte for byte as a workspace does', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-build-from-'));
+    const dir = tempDir('canvas-build-from-');
     const { bare, ws, older } = await pushedCanvases(dir, 'site-a', 'site-b');
 
     const fromWorkspace = join(dir, 'from-workspace');
@@ -33,7 +33,7 @@ describe('canvas build --from', () => {
   });
 
   it('refuses an --at that is not on the remote main, a remote with nothing, and --at without --from; nothing is built', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-build-from-'));
+    const dir = tempDir('canvas-build-from-');
     const bare = join(dir, 'empty.git');
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
     const none = await runMain(null, ['build', '--from', bare, '--out', join(dir, 'out'), '--json'], { CANVAS_WORKSPACE: '' });

@@ -2,8 +2,7 @@
 // for the streams of a build in a pipe and the same bytes from two processes, and a failed build
 // runs as one for its exit code.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromHtml } from 'hast-util-from-html';
 import { FileSystemConfigLoader, HtmlValidate } from 'html-validate';
@@ -16,10 +15,11 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, runCli } from '../helpers/workspace.js';
 import { exampleWorkspace, siteTree } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const tree = (dir: string) => siteTree(dir, 'utf8');
 
-const out = () => join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
+const out = () => join(tempDir('canvas-out-'), 'site');
 
 describe('canvas build', () => {
   it('writes every canvas page, comment and prompt and an index; identical input gives identical bytes', async () => {

@@ -1,14 +1,14 @@
 // The site build on every core (docs/site.md, "Every core"): the same bytes whatever the number
 // of workers, and one bad canvas reported while the others are built.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateWorkspace } from '../../bench/lib/generate-workspace.js';
 import { buildSite } from '../../src/site/build-site.js';
 import { resolveWorkspace } from '../../src/store/workspace.js';
 import { ROOT, runCli } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Every file under `dir`, its bytes in base64: two trees are the same bytes when these are equal,
@@ -31,8 +31,8 @@ describe('canvas build --workers', () => {
   it('writes the same bytes with 1 and with 4 workers, in the bundle and from the sources, and reports a bad canvas alone', async () => {
     // 33 small canvases with their histories, made the way the benchmarks make them: enough for four
     // workers with several batches each.
-    const gen = await generateWorkspace({ canvases: 33, commits: 260, minNodes: 3, maxNodes: 6, bigNodes: 0, seed: 18 }, ROOT);
-    const root = join(mkdtempSync(join(tmpdir(), 'canvas-workers-')), 'ws');
+    const gen = await generateWorkspace({ canvases: 33, commits: 260, minNodes: 3, maxNodes: 6, bigNodes: 0, seed: 18 }, ROOT, undefined, tempDir('canvas-gen-cache-'));
+    const root = join(tempDir('canvas-workers-'), 'ws');
     cpSync(gen.ws.root, root, { recursive: true });
     const ws = resolveWorkspace({ workspace: root });
     // A canvas ref pointing at a commit written outside the tool, holding XML the schema refuses.
@@ -41,7 +41,7 @@ describe('canvas build --workers', () => {
     const commit = git(['-c', 'user.name=x', '-c', 'user.email=x@y', 'commit-tree', git(['mktree'], `100644 blob ${blob}\tc17x.xml\n`), '-m', 'outside']);
     git(['update-ref', 'refs/canvas/c17x', commit]);
 
-    const scratch = mkdtempSync(join(tmpdir(), 'canvas-workers-out-'));
+    const scratch = tempDir('canvas-workers-out-');
     const sites: Record<string, Record<string, string>> = {};
     for (const workers of ['1', '4']) {
       const dir = join(scratch, `w${workers}`);
@@ -65,7 +65,7 @@ describe('canvas build --workers', () => {
   });
 
   it('refuses a --workers that is not a positive integer (USAGE), writing nothing', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'canvas-workers-out-')), 'site');
+    const dir = join(tempDir('canvas-workers-out-'), 'site');
     for (const bad of ['0', '-1', 'two', '1.5']) {
       const r = await runCli(null, ['build', '--out', dir, '--json', `--workers=${bad}`]);
       expect(r.code, bad).toBe(2);

@@ -1,7 +1,6 @@
 // Links between canvases in a built site, and the dangling ones that verify and build report
 // (docs/links.md), on the example workspace, through the CLI's entry in process.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Outcome } from '../../src/store/outcome.js';
@@ -12,8 +11,9 @@ import { byId, classes, elements, parsePage } from '../render/page-claims.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const out = () => join(mkdtempSync(join(tmpdir(), 'canvas-out-')), 'site');
+const out = () => join(tempDir('canvas-out-'), 'site');
 
 /** The anchors of a page's links to other canvases (the node id tags aside). */
 function canvasAnchors(html: string): string[] {

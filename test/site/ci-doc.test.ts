@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/workspace.js';
 import { pushedCanvases, siteTree } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // docs/ci.md's two jobs, run as written against a bare repository with canvases in it: the
 // GitHub Actions workflow step by step (its `run:` commands in bash, the GitHub-only actions stood
@@ -36,7 +36,7 @@ function buildSteps(yaml: string): Array<{ uses: string; with: Record<string, st
 
 /** A bare repository two canvases were pushed to, the site a workspace builds of it, and an `npx` that runs this checkout's CLI. */
 async function fixture(): Promise<{ dir: string; bare: string; main: string; site: Record<string, string>; env: NodeJS.ProcessEnv }> {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-ci-doc-'));
+  const dir = tempDir('canvas-ci-doc-');
   const { bare, ws } = await pushedCanvases(dir, 'ci-a', 'ci-b');
   // The package as npx would run it: whatever precedes the package name is npx's, the rest the CLI's.
   const bin = join(dir, 'bin');

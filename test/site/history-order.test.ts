@@ -1,8 +1,7 @@
 // The order the build hands canvases to the pool (docs/site.md, "How the build reads"): newest
 // revision first, so git builds each root tree from the one it built before.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GEN_AUTHOR, generateWorkspace } from '../../bench/lib/generate-workspace.js';
@@ -13,11 +12,12 @@ import { replaceNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import { resolveWorkspace } from '../../src/store/workspace.js';
 import { ROOT } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('inHistoryOrder', () => {
   it('puts the canvases edited last first, newest revision first, whatever order they are given in', async () => {
-    const gen = await generateWorkspace({ canvases: 6, commits: 40, minNodes: 3, maxNodes: 5, bigNodes: 0, seed: 31 }, ROOT);
-    const root = join(mkdtempSync(join(tmpdir(), 'canvas-order-')), 'ws');
+    const gen = await generateWorkspace({ canvases: 6, commits: 40, minNodes: 3, maxNodes: 5, bigNodes: 0, seed: 31 }, ROOT, undefined, tempDir('canvas-gen-cache-'));
+    const root = join(tempDir('canvas-order-'), 'ws');
     cpSync(gen.ws.root, root, { recursive: true });
     const ws = resolveWorkspace({ workspace: root });
     // The tests' commits share one fixed date; these edits are dated after every generated

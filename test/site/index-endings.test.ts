@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fromHtml } from 'hast-util-from-html';
 import type { Element, ElementContent, Root } from 'hast';
@@ -9,6 +8,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import type { Outcome } from '../../src/store/outcome.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 function applied(o: Outcome): { revision: string; nodes?: string[] } {
   if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
@@ -49,7 +49,7 @@ describe('the site index shows each canvas\'s latest ending (docs/store.md, "End
     applied(await freezeCanvas(ws, { ledger: 'c-abandoned', why: 'done, we thought', author: AUTHOR }));
     const ca = applied(await abandonCanvas(ws, { ledger: 'c-abandoned', why: 'superseded by d-open', author: AUTHOR }));
     await open('d-open');
-    const out = join(mkdtempSync(join(tmpdir(), 'canvas-index-')), 'site');
+    const out = join(tempDir('canvas-index-'), 'site');
     const r = await runMain(ws, ['build', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const cells = rows(fromHtml(readFileSync(join(out, 'index.html'), 'utf8')));

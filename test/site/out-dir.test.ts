@@ -2,14 +2,14 @@
 // CLI's entry in process; one refusal runs as a real process, as a user would run it. (A build
 // in process and one from the bundle record different renderer versions in the manifest: the
 // bundle's hash, or the sources'.)
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** Every entry under a directory, links shown as links (never followed). */
 function listing(dir: string): Record<string, string> {
@@ -30,7 +30,7 @@ function listing(dir: string): Record<string, string> {
   return out;
 }
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'canvas-out-'));
+const scratch = () => tempDir('canvas-out-');
 
 /** A directory outside everything, with one file in it. */
 function outside(): { dir: string; file: string } {

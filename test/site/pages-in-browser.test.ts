@@ -6,8 +6,7 @@
 // looked at. Requests for the pinned Mermaid module are answered from the vendored package in place
 // of the CDN; every other request leaving the test origin is refused. Nothing leaves the machine.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import axe from 'axe-core';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -17,6 +16,7 @@ import { caseNames, SNAPSHOTS } from '../render/golden-cases.js';
 import { runMain } from '../helpers/run-main.js';
 import { ROOT } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VENDOR = join(ROOT, '.vendor', 'mermaid', 'package');
@@ -156,7 +156,7 @@ async function checkPage(path: string, shot: { name: string; keep: 'all' | 'some
 describe.runIf(run)('the pages and the index in Chromium', () => {
   beforeAll(async () => {
     const ws = await exampleWorkspace();
-    site = join(mkdtempSync(join(tmpdir(), 'canvas-pages-')), 'site');
+    site = join(tempDir('canvas-pages-'), 'site');
     const built = await runMain(ws, ['build', '--out', site]);
     expect(built.code, built.stderr).toBe(0);
     browser = await chromium.launch({ executablePath: CHROMIUM });

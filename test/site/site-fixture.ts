@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { makeExampleWorkspace } from '../../scripts/example-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let made: string | null = null;
 
@@ -15,7 +15,7 @@ let made: string | null = null;
  */
 export async function exampleWorkspace(): Promise<Workspace> {
   if (made === null || !existsSync(made)) {
-    const dir = join(mkdtempSync(join(tmpdir(), 'canvas-example-')), 'ws');
+    const dir = join(tempDir('canvas-example-'), 'ws');
     await makeExampleWorkspace(dir, async (env, args) => {
       const r = await runMain(null, args, env);
       if (r.code !== 0) throw new Error(`canvas ${args.join(' ')} exited ${r.code}: ${r.stderr}${r.stdout}`);
@@ -23,7 +23,7 @@ export async function exampleWorkspace(): Promise<Workspace> {
     });
     made = dir;
   }
-  const copy = join(mkdtempSync(join(tmpdir(), 'canvas-site-')), 'ws');
+  const copy = join(tempDir('canvas-site-'), 'ws');
   cpSync(made, copy, { recursive: true });
   return resolveWorkspace({ workspace: copy });
 }

@@ -3,8 +3,7 @@
 // the diagram's SVG is visible, the Mermaid figure is drawn when the pinned CDN URL is routed to
 // the mermaid package's local files, and the console shows no error. Screenshots are saved to
 // test-artifacts/. Nothing leaves the machine: every other request is aborted.
-import { mkdirSync, mkdtempSync, existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
 import { ROOT, runCli } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const VENDOR = join(ROOT, '.vendor', 'mermaid', 'package');
@@ -55,7 +55,7 @@ async function open(path: string): Promise<{ page: Page; problems: string[]; out
 describe.runIf(run)('a built site in Chromium', () => {
   beforeAll(async () => {
     const ws = await exampleWorkspace();
-    site = join(mkdtempSync(join(tmpdir(), 'canvas-browser-')), 'site');
+    site = join(tempDir('canvas-browser-'), 'site');
     const built = await runCli(ws, ['build', '--out', site]);
     expect(built.code, built.stderr).toBe(0);
     browser = await chromium.launch({

@@ -1,8 +1,7 @@
 // canvas build --vendor-mermaid (docs/site.md, "Mermaid offline"): the pinned module is read from
 // an installed package, refused when it is not the pinned build (with nothing written), copied
 // into the site, written again only when its bytes change, and loaded by the pages from there.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
@@ -12,6 +11,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const VENDOR = join(ROOT, '.vendor', 'mermaid', 'package');
 const ENTRY = join(VENDOR, MERMAID_PIN.entry);
@@ -19,7 +19,7 @@ const ENTRY = join(VENDOR, MERMAID_PIN.entry);
 const real = existsSync(ENTRY) || process.env.CI === 'true';
 if (!real) process.stderr.write('note: --vendor-mermaid tests with the real package skipped: run scripts/vendor-mermaid.sh\n');
 
-const temp = (name: string) => join(mkdtempSync(join(tmpdir(), 'canvas-vendor-')), name);
+const temp = (name: string) => join(tempDir('canvas-vendor-'), name);
 
 /** A folder holding a package.json and, when given, an entry module. */
 function fakePackage(pkg: Record<string, unknown>, entry?: string): string {

@@ -1,8 +1,7 @@
 // A site built with --vendor-mermaid draws its diagrams offline (docs/site.md, "Mermaid offline"):
 // Chromium opens the built page on a test origin answered from the output directory, with every
 // other request refused (the CDN included), and the Mermaid figure is drawn from the site's copy.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import { runMain } from '../helpers/run-main.js';
 import { vendoredMermaid } from '../helpers/vendored-mermaid.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const run = (existsSync(CHROMIUM) && vendoredMermaid) || process.env.CI === 'true';
@@ -25,7 +25,7 @@ describe.runIf(run)('a site built with --vendor-mermaid, in Chromium with nothin
     const xml = '<figure kind="mermaid" caption="the path">flowchart LR\n  Offline --&gt; Drawn</figure>';
     const o = await insertNode(ws, { ledger: 'flow', why: 'the path', author: AUTHOR, base: made.revision, into: 'root', payload: { xml } });
     if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
-    const site = join(mkdtempSync(join(tmpdir(), 'canvas-vendored-')), 'site');
+    const site = join(tempDir('canvas-vendored-'), 'site');
     const built = await runMain(ws, ['build', '--out', site, '--vendor-mermaid', join(ROOT, '.vendor', 'mermaid', 'package')]);
     expect(built.code, built.stderr).toBe(0);
 

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, freezeCanvas } from '../../src/store/canvas-lifecycle.js';
@@ -14,6 +13,7 @@ import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // refs/canvas/* are derived from main (docs/store.md, "Canvas refs"): a clone, which brings main
 // only, and a write cut short between its two ref updates both leave them missing or behind, and
@@ -58,7 +58,7 @@ async function origin(): Promise<{ ws: Workspace; node: string }> {
 
 /** A new workspace whose state/canvas is a `git clone` (or `--mirror`, made non-bare) of another's. */
 function cloneOf(from: Workspace, how: 'clone' | 'mirror'): Workspace {
-  const root = mkdtempSync(join(tmpdir(), `canvas-${how}-`));
+  const root = tempDir(`canvas-${how}-`);
   mkdirSync(join(root, 'state'));
   const repo = join(root, 'state', 'canvas');
   if (how === 'clone') {
@@ -72,7 +72,7 @@ function cloneOf(from: Workspace, how: 'clone' | 'mirror'): Workspace {
 }
 
 function outDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'canvas-site-')), 'site');
+  return join(tempDir('canvas-site-'), 'site');
 }
 
 describe('a clone of the workspace: refs/canvas/* rebuilt from main', () => {
@@ -266,7 +266,7 @@ describe('a canvas ref one commit behind main (a write cut short between its ref
 /** A read-only view of a directory (a bind mount remounted read-only), or null where one cannot be made. */
 function readOnlyView(dir: string): string | null {
   if (process.getuid?.() !== 0) return null;
-  const view = mkdtempSync(join(tmpdir(), 'canvas-ro-'));
+  const view = tempDir('canvas-ro-');
   try {
     execFileSync('mount', ['--bind', dir, view], { stdio: 'ignore' });
     execFileSync('mount', ['-o', 'remount,ro,bind', view], { stdio: 'ignore' });

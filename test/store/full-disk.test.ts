@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
@@ -13,6 +12,7 @@ import { readCanvasText } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { repoState, runCli } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Writes on a real, nearly full disk (docs/errors.md, NO_SPACE; docs/store.md, "Concurrency and
@@ -31,7 +31,7 @@ const PAGE = 4096;
 
 function tryMount(): string | null {
   if (process.getuid?.() !== 0) return null;
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-full-disk-'));
+  const dir = tempDir('canvas-full-disk-');
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', dir], { stdio: 'ignore' });
     return dir;
@@ -74,7 +74,7 @@ interface Source {
 
 /** A canvas with a node, a commenter and two open proposals, its refs packed (see below). */
 async function source(): Promise<Source> {
-  const ws = resolveWorkspace({ workspace: mkdtempSync(join(tmpdir(), 'canvas-full-src-')) });
+  const ws = resolveWorkspace({ workspace: tempDir('canvas-full-src-') });
   await createCanvas(ws, { ledger: 'k', why: 'a full disk', author: 'leo' });
   await grantRole(ws, { ledger: 'k', who: 'cam', role: 'commenter', why: 'cam comments', author: 'leo' });
   const base = (await readCanvasText(ws, { ledger: 'k' })).revision;

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ackInbox } from '../../src/store/ack-inbox.js';
@@ -16,6 +15,7 @@ import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 import { runMain } from '../helpers/run-main.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // The inbox (docs/store.md, "Watches and the inbox"): derived from the history and one cursor per
 // canvas per watcher, so no event is lost or shown twice.
@@ -45,7 +45,7 @@ beforeAll(async () => {
 });
 
 function copyOf(): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-inbox-'));
+  const dir = tempDir('canvas-inbox-');
   cpSync(template.root, dir, { recursive: true });
   return resolveWorkspace({ workspace: dir });
 }

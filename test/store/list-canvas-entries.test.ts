@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
@@ -11,6 +10,7 @@ import type { Outcome } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 function applied(o: Outcome): { revision: string; node: string | null; nodes?: string[] } {
   if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
@@ -158,7 +158,7 @@ describe('canvas list in odd workspaces', () => {
     const bad = applied(await createCanvas(ws, { ledger: 'bad', why: 'opened', author: HAND }));
     // A commit made with plain git that breaks the document, as canvas verify would catch.
     const git = (args: string[], input?: string) => execFileSync('git', args, { cwd: ws.repo, encoding: 'utf8', input }).trim();
-    const index = join(mkdtempSync(join(tmpdir(), 'canvas-list-index-')), 'index');
+    const index = join(tempDir('canvas-list-index-'), 'index');
     const env = { ...process.env, GIT_INDEX_FILE: index };
     execFileSync('git', ['read-tree', 'refs/heads/main'], { cwd: ws.repo, env });
     const blob = git(['hash-object', '-w', '--stdin'], '<canvas ledger="bad" schema="2"><oops/></canvas>\n');

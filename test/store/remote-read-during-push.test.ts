@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { setRemote } from '../../src/store/remote/set-remote.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // A remote write holds this machine's repository lock while the remote receives its push
 // (docs/remote.md, "Writes"); a read on the same machine must answer without waiting for it,
@@ -15,7 +15,7 @@ import { AUTHOR, baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 describe('a read during a remote write held at its push', () => {
   it('answers at once with the canvas as it stands, and the write then lands', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'canvas-held-push-'));
+    const dir = tempDir('canvas-held-push-');
     const bare = join(dir, 'shared.git');
     execFileSync('git', ['init', '-q', '--bare', '-b', 'main', bare]);
     const ws = tempWorkspace();

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanvasError } from '../../src/model/canvas-error.js';
@@ -16,6 +15,7 @@ import type { Workspace } from '../../src/store/workspace.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 import { type GitDaemon, startGitDaemon } from '../../bench/lib/git-daemon.js';
 import { AUTHOR, ROOT, repoState, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Writes through a shared remote (docs/remote.md): a git daemon on 127.0.0.1 and a path remote,
 // several workspaces standing for machines.
@@ -55,7 +55,7 @@ describe('writes pushed to a git daemon on 127.0.0.1', () => {
   let bare: string;
   let daemon: GitDaemon;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'canvas-remote-'));
+    dir = tempDir('canvas-remote-');
     bare = bareRemote(dir);
     daemon = await startGitDaemon(dir, 'shared.git');
   });
@@ -183,7 +183,7 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
   }
 
   it('on another node: re-checked on the remote state and applied on top', async () => {
-    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const bare = bareRemote(tempDir('canvas-remote-'));
     const a = await machine(bare);
     const b = await machine(bare);
     const made = applied(await createCanvas(a, { ledger: 'beat', why: 'two machines', author: AUTHOR }));
@@ -200,7 +200,7 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
   });
 
   it("on the same node: a conflict with the diff, and the remote keeps the other machine's edit", async () => {
-    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const bare = bareRemote(tempDir('canvas-remote-'));
     const a = await machine(bare);
     const b = await machine(bare);
     const made = applied(await createCanvas(a, { ledger: 'clash', why: 'two machines, one node', author: AUTHOR }));
@@ -218,7 +218,7 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
   });
 
   it('beaten in every round: REMOTE_BUSY after the bounded rounds, every edit of the other machine kept', async () => {
-    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const bare = bareRemote(tempDir('canvas-remote-'));
     const a = await machine(bare);
     const b = await machine(bare);
     const made = applied(await createCanvas(a, { ledger: 'busy', why: 'a hot canvas', author: AUTHOR }));
@@ -238,7 +238,7 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
   });
 
   it("git's ref locks a killed writer or fetch left behind: the next sync and the next write clear them and follow the remote", async () => {
-    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const bare = bareRemote(tempDir('canvas-remote-'));
     const a = await machine(bare);
     const b = await machine(bare);
     const made = applied(await createCanvas(a, { ledger: 'locks', why: 'a canvas two machines write', author: AUTHOR }));
@@ -259,7 +259,7 @@ describe('a push beaten by another machine (a path remote whose receive-pack let
   });
 
   it('a grant (a write beside the document) goes through the same push', async () => {
-    const bare = bareRemote(mkdtempSync(join(tmpdir(), 'canvas-remote-')));
+    const bare = bareRemote(tempDir('canvas-remote-'));
     const a = await machine(bare);
     applied(await createCanvas(a, { ledger: 'grants', why: 'access over a remote', author: AUTHOR }));
     const g = applied(await grantRole(a, { ledger: 'grants', who: 'ana', role: 'editor', why: 'ana joins', author: AUTHOR }));

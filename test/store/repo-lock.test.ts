@@ -3,19 +3,19 @@
 // is gone (no such process, or the pid now belongs to a process started at another time).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { withRepoLock } from '../../src/store/repo-lock.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let gitDir: string;
 let lock: string;
 let children: ChildProcess[] = [];
 
 beforeEach(() => {
-  gitDir = mkdtempSync(join(tmpdir(), 'canvas-lock-'));
+  gitDir = tempDir('canvas-lock-');
   lock = join(gitDir, 'canvas.lock');
 });
 afterEach(() => {

@@ -2,8 +2,7 @@
 // canvases of a small vocabulary, every query's matches, scores and matched words are MiniSearch's
 // own search of each canvas's index (AND, the last word as a prefix), and the index written to
 // its file and read back answers the same; a workspace index file that does not read is rebuilt.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import { rankNodes } from '../../src/store/search/rank-nodes.js';
 import { phraseAt, searchTerms } from '../../src/store/search/search-terms.js';
 import { WorkspaceSearchIndex } from '../../src/store/search/workspace-search-index.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const VOCABULARY = ['proxy', 'proxies', 'pro', 'idle', 'idler', 'timeout', 'time', 'times', 'cache', 'cold', 'é', 'éclair', 'a', 'ab', 'abc'];
 
@@ -61,7 +61,7 @@ describe('the workspace search index', () => {
     // A canvas without a node is indexed too (it holds nothing).
     const empty: Canvas = { ledger: 'c99', schema: '2', children: [] };
     const merged = WorkspaceSearchIndex.merge([...all, empty].map((c) => CanvasSearchIndex.build(c, 'f'.repeat(40)).postings()));
-    const gitDir = mkdtempSync(join(tmpdir(), 'canvas-search-rank-'));
+    const gitDir = tempDir('canvas-search-rank-');
     merged.save(gitDir);
     const loaded = WorkspaceSearchIndex.load(gitDir);
     expect(loaded).not.toBeNull();

@@ -2,8 +2,7 @@
 // store's own format, each made with plain git in a copy of one small workspace built through
 // the library, each caught with a named violation and exit 4; the untouched workspace stays green.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
@@ -17,6 +16,7 @@ import type { VerifyRule } from '../../src/store/verify-rules.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg"';
 
@@ -73,7 +73,7 @@ interface Forgery {
  */
 function forge(ws: Workspace, f: Forgery): string {
   const parent = f.parent ?? git(ws, ['rev-parse', 'refs/heads/main']);
-  const index = join(mkdtempSync(join(tmpdir(), 'canvas-forge-')), 'index');
+  const index = join(tempDir('canvas-forge-'), 'index');
   const env = { GIT_INDEX_FILE: index };
   git(ws, ['read-tree', parent], undefined, env);
   for (const [path, content] of Object.entries(f.files ?? {})) {
@@ -362,7 +362,7 @@ function copyCase(ws: Workspace, name: string): Workspace {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'canvas-verify-corpus-'));
+  root = tempDir('canvas-verify-corpus-');
   const ws = tempWorkspace('canvas-verify-base-');
   const applied = (o: unknown) => {
     const x = o as { outcome: string; revision?: string; node?: string; proposalId?: string };
@@ -457,7 +457,7 @@ describe('canvas verify against forged history (docs/store.md, "Verify")', () =>
       const head = main;
       const xml = replacedText(ws, base.node, 'Never applied.');
       const blob = git(ws, ['hash-object', '-w', '--stdin'], xml);
-      const index = join(mkdtempSync(join(tmpdir(), 'canvas-forge-')), 'index');
+      const index = join(tempDir('canvas-forge-'), 'index');
       git(ws, ['read-tree', main], undefined, { GIT_INDEX_FILE: index });
       git(ws, ['update-index', '--cacheinfo', `100644,${blob},t.xml`], undefined, { GIT_INDEX_FILE: index });
       const tree = git(ws, ['write-tree'], undefined, { GIT_INDEX_FILE: index });

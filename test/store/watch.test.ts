@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listCanvasEntries } from '../../src/store/list-canvas-entries.js';
@@ -9,6 +8,7 @@ import { readWatch, watchRoot } from '../../src/store/watch-files.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Watches (docs/store.md, "Watches and the inbox"): kept outside the canvas history, one file per
 // watcher and canvas, made by `canvas watch` and by every write.
@@ -37,7 +37,7 @@ let revision: string;
 let text: string;
 
 function copyOf(): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-watch-'));
+  const dir = tempDir('canvas-watch-');
   cpSync(template.root, dir, { recursive: true });
   return resolveWorkspace({ workspace: dir });
 }

@@ -1,8 +1,7 @@
 // The store writes only regular files inside the repository, never through a link
 // (docs/store.md, "Where the store writes").
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/access-writes.js';
@@ -13,6 +12,7 @@ import { readCanvas } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A canvas `r` with one text node, a grant (so `access/r.json` exists) and an open proposal. */
 async function setup() {
@@ -33,7 +33,7 @@ function objects(ws: Workspace): string {
 
 /** A directory outside the workspace, with one file in it. */
 function outside(): { dir: string; file: string; tree: () => Record<string, string> } {
-  const dir = mkdtempSync(join(tmpdir(), 'canvas-outside-'));
+  const dir = tempDir('canvas-outside-');
   const file = join(dir, 'victim.json');
   writeFileSync(file, 'not yours\n');
   const tree = () => Object.fromEntries(readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((n) => [n, lstatSync(join(dir, n)).isFile() ? readFileSync(join(dir, n), 'utf8') : '(dir)']));
