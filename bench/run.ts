@@ -1,56 +1,24 @@
-// `npm run bench [-- --quick] [-- --only a,b] [-- --strict]`: run every benchmark with its
-// baseline interleaved, print a table, write bench/results.json. A missed target is reported,
-// not fatal (unless --strict); a benchmark that crashes or an edit that is lost fails the run.
+// `npm run bench [-- --quick] [-- --only a,b] [-- --strict]` (`-- --help` for the usage): run
+// every benchmark with its baseline interleaved, print a table, write bench/results.json. A
+// missed target is reported, not fatal (unless --strict); a benchmark that crashes or an edit
+// that is lost fails the run; an unknown option or name exits 2 before anything runs.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { verifyWorkspace } from '../src/store/verify-workspace.js';
-import { cliEdit, inProcessEdit } from './benchmarks/edits.js';
-import { excalidrawDraw } from './benchmarks/excalidraw.js';
-import { inboxBench } from './benchmarks/inbox.js';
+import { BENCH_NAMES, BENCHMARKS } from './benchmarks/index.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
-import { libraryImport } from './benchmarks/library.js';
-import { cliList } from './benchmarks/list.js';
-import { notifyBench } from './benchmarks/notify.js';
-import { cliRender, pageRender } from './benchmarks/projections.js';
-import { cliRead, historyBench } from './benchmarks/reads.js';
-import { searchBench } from './benchmarks/search.js';
-import { serveBench } from './benchmarks/serve.js';
-import { remoteWrites } from './benchmarks/remote.js';
-import { siteBuild, siteScale } from './benchmarks/site.js';
-import { concurrentWriters } from './benchmarks/writers.js';
+import { type BenchRun, parseBenchArgs } from './lib/bench-args.js';
 import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
 import { generateWorkspace } from './lib/generate-workspace.js';
 import type { Stats } from './lib/measure.js';
 import { editWorkspace } from './lib/workspaces.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const strict = args.includes('--strict');
-const onlyAt = args.indexOf('--only');
-const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',')) : null;
 
-const BENCHMARKS: Array<{ key: string; run: (ctx: BenchContext) => Promise<BenchResult | BenchResult[]> }> = [
-  { key: 'cli-edit', run: cliEdit },
-  { key: 'lib-edit', run: inProcessEdit },
-  { key: 'lib-import', run: libraryImport },
-  { key: 'cli-read', run: cliRead },
-  { key: 'page-render', run: pageRender },
-  { key: 'excalidraw', run: excalidrawDraw },
-  { key: 'cli-render', run: cliRender },
-  { key: 'site', run: siteBuild },
-  { key: 'site-scale', run: siteScale },
-  { key: 'history', run: historyBench },
-  { key: 'list', run: cliList },
-  { key: 'search', run: searchBench },
-  { key: 'inbox', run: inboxBench },
-  { key: 'notify', run: notifyBench },
-  { key: 'writers', run: concurrentWriters },
-  { key: 'remote', run: remoteWrites },
-  { key: 'serve', run: serveBench },
-];
+/** The arguments, read before anything is generated or measured (bench/lib/bench-args.ts). */
+const asked = parseBenchArgs(process.argv.slice(2), BENCH_NAMES);
 
 function tool(cmd: string, argv: string[]): string {
   try {
@@ -115,7 +83,7 @@ function growthTable(rows: GrowthRow[]): string {
   );
 }
 
-async function main(): Promise<number> {
+async function main({ quick, strict, only }: BenchRun): Promise<number> {
   const ctx: BenchContext = { quick, root: ROOT, scratch: makeScratch(), log: (s) => process.stderr.write(`${s}\n`) };
   const started = Date.now();
   const results: BenchResult[] = [];
@@ -178,4 +146,10 @@ async function main(): Promise<number> {
   return strict && missed.length > 0 ? 3 : 0;
 }
 
-process.exitCode = await main();
+if (asked.kind === 'exit') {
+  process.stdout.write(asked.stdout);
+  process.stderr.write(asked.stderr);
+  process.exitCode = asked.code;
+} else {
+  process.exitCode = await main(asked);
+}
