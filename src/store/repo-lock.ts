@@ -1,5 +1,5 @@
 import { readFileSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
 import { createNewFile } from './create-new-file.js';
@@ -45,9 +45,12 @@ function readLock(path: string): LockContent | null {
   }
 }
 
-/** Create the lock file `path` (in `.git`) holding `content`; false if it exists (a `NO_SPACE` disk leaves nothing). */
-function tryCreate(path: string, content: LockContent): boolean {
-  return createNewFile(dirname(path), path, JSON.stringify(content));
+/**
+ * Create the lock file `path` holding `content`, its private file made in `<privateDir>/canvas-tmp/`;
+ * false if it exists (a `NO_SPACE` disk leaves nothing).
+ */
+function tryCreate(path: string, content: LockContent, privateDir: string): boolean {
+  return createNewFile(privateDir, path, JSON.stringify(content));
 }
 
 function removeIfSame(path: string, seen: LockContent): void {
@@ -65,10 +68,10 @@ function removeIfSame(path: string, seen: LockContent): void {
  * Break a lock whose process is gone, under a second short-lived lock so that two breakers never
  * remove a lock a live process has just taken.
  */
-function breakStale(path: string, stale: LockContent): void {
+function breakStale(path: string, stale: LockContent, privateDir: string): void {
   const guard = `${path}.break`;
   const mine: LockContent = { ...SELF, nonce: randomHex(12) };
-  if (!tryCreate(guard, mine)) {
+  if (!tryCreate(guard, mine, privateDir)) {
     const holder = readLock(guard);
     if (holder && !alive(holder)) removeIfSame(guard, holder);
     return;
@@ -85,23 +88,27 @@ function breakStale(path: string, stale: LockContent): void {
  * holder's pid and start time; a lock whose process is gone is broken. Waits with a growing
  * back-off up to `timeoutMs`.
  *
- * @param gitDir - the repository's `.git` directory
+ * @param gitDir - the repository's `.git` directory (or another folder the lock guards:
+ *   `state/publish`, a watcher's folder of `.git/canvas-watch/`)
  * @param fn - the critical section
  * @param timeoutMs - how long to wait, in milliseconds (default `CANVAS_LOCK_TIMEOUT_MS` or 60000)
+ * @param privateDir - the folder whose `canvas-tmp/` holds the lock's private files, where a sweep
+ *   finds what a killed process left (docs/store.md, "Temporary files"): `gitDir` unless given
+ *   (a watcher's lock gives the repository's `.git`)
  * @returns what `fn` returns
  * @throws CanvasError `LOCK_TIMEOUT` naming the holder
  */
-export async function withRepoLock<T>(gitDir: string, fn: () => Promise<T>, timeoutMs?: number): Promise<T> {
+export async function withRepoLock<T>(gitDir: string, fn: () => Promise<T>, timeoutMs?: number, privateDir = gitDir): Promise<T> {
   const path = join(gitDir, 'canvas.lock');
   const mine: LockContent = { ...SELF, nonce: randomHex(12) };
   const limit = timeoutMs ?? Number(process.env.CANVAS_LOCK_TIMEOUT_MS ?? 60_000);
   const started = Date.now();
   let delay = 1;
   for (;;) {
-    if (tryCreate(path, mine)) break;
+    if (tryCreate(path, mine, privateDir)) break;
     const holder = readLock(path);
     if (holder && !alive(holder)) {
-      breakStale(path, holder);
+      breakStale(path, holder, privateDir);
       continue;
     }
     if (Date.now() - started > limit) {

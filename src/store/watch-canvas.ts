@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { parseAuthor } from '../model/parse-author.js';
@@ -30,12 +31,14 @@ export interface WatchResult {
 /**
  * Hold the lock of one watcher's folder around `fn`: the watch commands and the inbox's
  * acknowledgement of one `who` take turns, so a cursor is never moved back by a slower process,
- * and an unwatch is never undone by an acknowledgement that read the watch before it.
+ * and an unwatch is never undone by an acknowledgement that read the watch before it. The lock's
+ * private files are made in the repository's `.git/canvas-tmp/`, where every write's sweep and
+ * `canvas verify` find what a killed process left (docs/store.md, "Temporary files").
  */
 export function withWatcherLock<T>(ws: Workspace, who: string, fn: () => Promise<T>): Promise<T> {
   const dir = watcherDir(ws, who);
   mkdirSync(dir, { recursive: true });
-  return withRepoLock(dir, fn);
+  return withRepoLock(dir, fn, undefined, join(ws.repo, '.git'));
 }
 
 /**

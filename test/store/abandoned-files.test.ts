@@ -12,6 +12,7 @@ import { insertNode } from '../../src/store/node-writes.js';
 import type { Applied } from '../../src/store/outcome.js';
 import { readCanvasText } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { unwatchCanvas, watchCanvas } from '../../src/store/watch-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { bundleScript } from '../helpers/bundle-script.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
@@ -62,6 +63,20 @@ describe('private files a killed process left in .git/canvas-tmp', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 
+  it("a watcher's lock makes its private files there too: nothing but watches is left under .git/canvas-watch", async () => {
+    const { ws, tmp } = await canvas();
+    expect((await watchCanvas(ws, { ledger: 'k', author: 'alice' })).watching).toBe(true);
+    expect((await watchCanvas(ws, { ledger: 'k', author: 'bob' })).watching).toBe(true);
+    expect((await unwatchCanvas(ws, { ledger: 'k', author: 'bob' })).watching).toBe(false);
+    const watchDir = join(ws.repo, '.git', 'canvas-watch');
+    const left = readdirSync(watchDir, { recursive: true }).map(String).sort();
+    // A private file made under a watcher's folder (or the folder for one) is one no sweep reads:
+    // only watchers' folders and their watches are there (the creator watches its canvas too).
+    expect(left.filter((name) => !/^[^/]+(?:\/k\.json)?$/.test(name))).toEqual([]);
+    expect(left).toEqual(expect.arrayContaining(['alice', join('alice', 'k.json'), 'bob']));
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
   it('a writer killed between writing its private file and renaming it: the file stays, and goes with the first write once an hour old', async () => {
     const { ws, tmp, base } = await canvas();
     const script = await bundleScript('test/store/fixtures/half-write.ts');
@@ -93,6 +108,7 @@ describe('private files a killed process left in .git/canvas-tmp', () => {
       `canvas-cache__trees__k.json.${gone}.12345678`,
       `objects__ab__${'c'.repeat(38)}.${gone}.deadbeef`,
       `canvas.lock.${gone}.9abcdef0`,
+      `canvas-watch__alice__canvas.lock.${gone}.0badcafe`,
       // As working files' private files were named before they had the hex digits.
       `k.xml.${gone}`,
     ];
