@@ -36,4 +36,15 @@ describe('an MCP tool that fails with a bug', () => {
     const { result } = stderrOf(e);
     expect(JSON.parse((result.content[0] as { text: string }).text).error).toMatchObject({ code: 'NO_SPACE', data: { path: '/x/y' } });
   });
+
+  it('answers a file the system refused as PERMISSION_DENIED naming it, not as a bug', () => {
+    for (const code of ['EACCES', 'EPERM', 'EROFS']) {
+      const e = Object.assign(new Error(`${code}: refused, open '/w/state/canvas/.git/canvas.lock'`), { code, path: '/w/state/canvas/.git/canvas.lock' });
+      const { text, result } = stderrOf(e);
+      const { error } = JSON.parse((result.content[0] as { text: string }).text) as { error: { code: string; hint: string; data: unknown } };
+      expect(error).toMatchObject({ code: 'PERMISSION_DENIED', data: { path: '/w/state/canvas/.git/canvas.lock', errno: code } });
+      expect(error.hint).not.toContain('bug');
+      expect(text).toBe(`canvas mcp: PERMISSION_DENIED: the system refused access to /w/state/canvas/.git/canvas.lock (${code}${code === 'EROFS' ? ': a read-only file system' : ''})\n`);
+    }
+  });
 });
