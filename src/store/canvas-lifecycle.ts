@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { checkWords } from '../model/payload-from-input.js';
@@ -11,6 +10,7 @@ import { rejectionOf } from './rejection-of.js';
 import type { Outcome } from './outcome.js';
 import type { OpenRequest, WriteRequest } from './write-requests.js';
 import type { Workspace } from './workspace.js';
+import { repoExists } from './permission-denied.js';
 
 /**
  * Create a canvas: the root alone, one commit (docs/store.md "Writes"). The repository is created on
@@ -102,7 +102,7 @@ function openValues(ws: Workspace, req: OpenRequest, sources: OpenSources): { pr
  * checks again under it, so a canvas made meanwhile (or only on the shared remote) is still refused.
  */
 async function refuseExisting(ws: Workspace, ledger: string): Promise<void> {
-  if (!existsSync(join(ws.repo, '.git'))) return;
+  if (!repoExists(ws.repo)) return;
   const reader = new RepoReader(ws);
   try {
     const revision = await reader.revision(ledger);

@@ -6,6 +6,7 @@ import { BASE_RULE_KEY } from './base-rule-marker.js';
 import { REFLOG_CONFIG } from './keep-reflogs.js';
 import { sweepInitDirs } from './sweep-init-dirs.js';
 import type { Workspace } from './workspace.js';
+import { repoExists } from './permission-denied.js';
 
 /**
  * Create the workspace's repository on first use (docs/store.md "Workspace"): `state/canvas` with branch
@@ -19,7 +20,7 @@ import type { Workspace } from './workspace.js';
  */
 export async function ensureRepo(ws: Workspace): Promise<void> {
   const gitDir = join(ws.repo, '.git');
-  if (existsSync(gitDir)) return;
+  if (repoExists(ws.repo)) return;
   notADirectory(ws, ws.repo);
   notADirectory(ws, dirname(ws.repo));
   mkdirSync(ws.repo, { recursive: true });

@@ -74,14 +74,21 @@ describe('a workspace this user may not write', () => {
     expect(repoState(ws)).toEqual(before);
   });
 
-  it('a repository this user may not look into is PERMISSION_DENIED for read, list and verify, never "no canvas yet"', async () => {
+  it('a repository this user may not look into is PERMISSION_DENIED for reads, writes and the remote commands, never "no canvas yet"', async () => {
     ws = tempWorkspace('canvas-unreadable-');
     const made = await runMain(ws, ['create', 'hidden', '--why', 'a canvas nobody else may read']);
     expect(made.code, made.stderr).toBe(0);
     chmodSync(ws.root, 0o755);
     chmodSync(join(ws.root, 'state'), 0o755);
     chmodSync(ws.repo, 0o000);
-    for (const args of [['read', 'hidden'], ['list'], ['verify']]) {
+    const writes = [
+      ['insert', 'hidden', '--into', 'root', '--text', 'x', '--base', 'a'.repeat(40), '--why', 'try'],
+      ['create', 'other', '--why', 'try'],
+      ['remote', 'show'],
+      ['remote', 'unset'],
+      ['sync'],
+    ];
+    for (const args of [['read', 'hidden'], ['list'], ['verify'], ...writes]) {
       const r = await runReadOnly(ws, [...args, '--json']);
       expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);
       const { error } = JSON.parse(r.stdout) as { error: { code: string; data: { path: string } } };

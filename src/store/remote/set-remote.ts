@@ -7,6 +7,7 @@ import { withRepoLock } from '../repo-lock.js';
 import type { Workspace } from '../workspace.js';
 import { remoteFailed } from './remote-error.js';
 import { gitTarget, REMOTE, remoteUrl, TRACKING } from './shared-remote.js';
+import { repoExists } from '../permission-denied.js';
 
 /** The workspace's shared remote (`canvas remote show`). */
 export interface RemoteReport {
@@ -48,7 +49,7 @@ export async function setRemote(ws: Workspace, url: string): Promise<string> {
  * @throws CanvasError `NO_REMOTE`
  */
 export async function showRemote(ws: Workspace): Promise<RemoteReport> {
-  const url = existsSync(join(ws.repo, '.git')) ? await remoteUrl(ws.repo) : null;
+  const url = repoExists(ws.repo) ? await remoteUrl(ws.repo) : null;
   if (url === null) throw noRemote(ws);
   const { stdout } = await runGit(ws.repo, ['rev-parse', '--verify', '--quiet', `${TRACKING}/heads/main`], { allowFail: true });
   return { url, main: stdout.trim() || null };
@@ -64,7 +65,7 @@ export async function showRemote(ws: Workspace): Promise<RemoteReport> {
  * @throws CanvasError `NO_REMOTE` when none is set (nothing written), `LOCK_TIMEOUT`
  */
 export async function unsetRemote(ws: Workspace): Promise<string> {
-  const had = existsSync(join(ws.repo, '.git')) ? await remoteUrl(ws.repo) : null;
+  const had = repoExists(ws.repo) ? await remoteUrl(ws.repo) : null;
   const nothing = 'nothing to unset: writes here are local only; to share them: canvas remote set <url>';
   if (had === null) throw noRemote(ws, nothing);
   return withRepoLock(join(ws.repo, '.git'), async () => {

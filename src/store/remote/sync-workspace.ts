@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { withRepoLock } from '../repo-lock.js';
 import type { Workspace } from '../workspace.js';
 import { type Reconciled, reconcile } from './reconcile.js';
 import { noRemote } from './set-remote.js';
 import { remoteUrl } from './shared-remote.js';
+import { repoExists } from '../permission-denied.js';
 
 /** What `canvas sync` did. */
 export interface SyncReport {
@@ -24,7 +24,7 @@ export interface SyncReport {
  * @throws CanvasError `NO_REMOTE`, `REMOTE_UNREACHABLE`, `REMOTE_REFUSED`, `REMOTE_DIVERGED`, `REMOTE_BUSY`
  */
 export async function syncWorkspace(ws: Workspace): Promise<SyncReport> {
-  const url = existsSync(join(ws.repo, '.git')) ? await remoteUrl(ws.repo) : null;
+  const url = repoExists(ws.repo) ? await remoteUrl(ws.repo) : null;
   if (url === null) throw noRemote(ws);
   const done: Reconciled = await withRepoLock(join(ws.repo, '.git'), () => reconcile(ws, url));
   return { url, main: done.remote.main, followed: done.followed, pushed: done.pushed };

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { markBaseRule } from '../base-rule-marker.js';
@@ -20,6 +19,7 @@ import { recordWatch } from '../watch-canvas.js';
 import type { Workspace } from '../workspace.js';
 import type { EditContext, PreparedWrite } from './edit-input.js';
 import { recover } from './recover.js';
+import { repoExists } from '../permission-denied.js';
 
 /**
  * Run a write under the repository lock with its context loaded: the repository exists (made on
@@ -39,7 +39,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   idleMs();
   const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
   if (creates) await ensureRepo(ws);
-  else if (!existsSync(join(ws.repo, '.git'))) throw notFound();
+  else if (!repoExists(ws.repo)) throw notFound();
   let url: string | null = null;
   let outcome: Outcome;
   for (let round = 1; ; round++) {
