@@ -4,7 +4,7 @@
 // XML, minted ids), computed in process so each sha is known before git sees it. Cached under
 // the system temp directory, keyed by the parameters and the sources the bytes come from.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { editTree, type TreeEdit } from '../../src/model/edit-tree.js';
@@ -21,6 +21,7 @@ import { runGit } from '../../src/store/git/git.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
 import { commitObject, FlatTree, objectSha } from './git-objects.js';
 import { PackWriter } from './git-pack.js';
+import { pruneCache } from './prune-cache.js';
 import { rng, shuffle } from './random.js';
 
 /** What to generate. */
@@ -153,8 +154,15 @@ function nextEdit(g: CanvasGen, r: () => number, tag: string): { edit: TreeEdit;
   return { edit: { op: 'replace', node: pick.node.id, payload: blockPayload(r, tag) }, payloadXml: null };
 }
 
+/** Remove the cache's entries unused for hours (bench/lib/prune-cache.ts), saying how many. */
+function forget(cacheRoot: string, key: string, log: (s: string) => void): void {
+  const removed = pruneCache(cacheRoot, key);
+  if (removed.length > 0) log(`removed ${removed.length} cached workspaces unused for six hours from ${cacheRoot}`);
+}
+
 /**
- * Generate (or take from the cache) a workspace.
+ * Generate (or take from the cache) a workspace; the cache's entries unused for six hours are
+ * removed (bench/lib/prune-cache.ts).
  *
  * @param spec - sizes and seed
  * @param root - the project root (sources are hashed into the cache key)
@@ -173,6 +181,10 @@ export async function generateWorkspace(
   const manifestPath = join(dir, 'manifest.json');
   if (existsSync(manifestPath)) {
     const m = JSON.parse(readFileSync(manifestPath, 'utf8')) as Omit<GeneratedWorkspace, 'ws' | 'dir' | 'cached'>;
+    // Its modification time is its last use: what the cache's pruning judges by.
+    const now = new Date();
+    utimesSync(dir, now, now);
+    forget(cacheRoot, key, log);
     return { ...m, ws: resolveWorkspace({ workspace: join(dir, 'ws') }), dir, cached: true };
   }
   const started = performance.now();
@@ -300,6 +312,7 @@ export async function generateWorkspace(
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   log(`  generated in ${result.seconds.toFixed(1)} s`);
+  forget(cacheRoot, key, log);
   return { ...result, ws: resolveWorkspace({ workspace: join(dir, 'ws') }), dir, cached: false };
 }
 
