@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { chmodSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
 import { runMain } from '../helpers/run-main.js';
-import { AUTHOR, baseOf, type CliResult, ROOT, repoState, tempWorkspace } from '../helpers/workspace.js';
+import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // A workspace this user may not write (owned by someone else, or read-only) is refused as
 // PERMISSION_DENIED (docs/errors.md), naming the file, never as an internal error. Root may write
@@ -14,19 +13,7 @@ const AS_OTHER = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
 
 /** Run the built CLI as a user who may read the workspace but not write it. */
 function runReadOnly(ws: Workspace, args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'canvas.js'), ...args], {
-      env: { ...process.env, CANVAS_WORKSPACE: ws.root, CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      ...AS_OTHER,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b) => (stdout += b));
-    child.stderr.on('data', (b) => (stderr += b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
-  });
+  return runCli(ws, args, {}, undefined, AS_OTHER);
 }
 
 /** Set every directory under `dir` (and `dir`) to `dirMode`, every file to `fileMode`. */
