@@ -1,4 +1,5 @@
-import { lstatSync, rmSync, unlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * How long after its last change a temporary file whose process is not alive here is kept
@@ -41,4 +42,31 @@ export function removeIfAbandoned(path: string, pid: number, now = Date.now(), f
   } catch {
     return false;
   }
+}
+
+/**
+ * Remove what killed processes abandoned in one folder (docs/store.md, "Temporary files"): every
+ * entry whose name `pattern` matches, its first group the pid, that {@link removeIfAbandoned}
+ * finds abandoned. One `readdir`; a folder that is absent or cannot be read removes nothing, and
+ * a name the pattern does not match is left alone. Never throws.
+ *
+ * @param dir - the folder to sweep
+ * @param pattern - a private name's pattern, capturing the pid in its first group
+ * @param folder - true when the entries are private folders, false for files
+ * @returns the names removed, sorted
+ */
+export function sweepAbandoned(dir: string, pattern: RegExp, folder = false): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  const now = Date.now();
+  for (const name of names) {
+    const pid = pattern.exec(name)?.[1];
+    if (pid !== undefined && removeIfAbandoned(join(dir, name), Number(pid), now, folder)) removed.push(name);
+  }
+  return removed.sort();
 }

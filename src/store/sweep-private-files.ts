@@ -1,6 +1,5 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeIfAbandoned } from './remove-if-abandoned.js';
+import { sweepAbandoned } from './remove-if-abandoned.js';
 
 /**
  * A private file's name: `<name>.<pid>.<8 hex digits>` ({@link privateName}), or `<name>.<pid>`
@@ -10,7 +9,7 @@ const PRIVATE = /\.([1-9]\d{0,6})(?:\.[0-9a-f]{8})?$/;
 
 /**
  * Remove the private files of `.git/canvas-tmp/` that killed processes abandoned between writing
- * and renaming them (docs/store.md, "Temporary files"), by {@link removeIfAbandoned}'s rule. One
+ * and renaming them (docs/store.md, "Temporary files"), by {@link sweepAbandoned}'s rule. One
  * `readdir`, of a folder that is empty between writes (or absent): run at each write and by
  * `canvas verify`, never by a read. A name that is not a private file's is left alone.
  *
@@ -19,18 +18,5 @@ const PRIVATE = /\.([1-9]\d{0,6})(?:\.[0-9a-f]{8})?$/;
  * @returns the names of the files removed, sorted
  */
 export function sweepPrivateFiles(gitDir: string): string[] {
-  const dir = join(gitDir, 'canvas-tmp');
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const removed: string[] = [];
-  const now = Date.now();
-  for (const name of names) {
-    const pid = PRIVATE.exec(name)?.[1];
-    if (pid !== undefined && removeIfAbandoned(join(dir, name), Number(pid), now)) removed.push(name);
-  }
-  return removed.sort();
+  return sweepAbandoned(join(gitDir, 'canvas-tmp'), PRIVATE);
 }
