@@ -1,9 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
 import { readPackageVersion } from '../store/read-package-version.js';
 import { resolveWorkspace } from '../store/workspace.js';
+import { CanvasSubscriptions } from './canvas-subscriptions.js';
 import { guardMessages } from './guard-messages.js';
 import { type CallOrder, orderCalls } from './order-calls.js';
 import type { ServerContext } from './server-context.js';
@@ -16,21 +16,38 @@ export interface CanvasServerOptions {
   workspace?: string | undefined;
   /** The environment the workspace falls back to (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The protocol era the server speaks (default `'legacy'`, the `initialize` handshake); a
+   * transport's entry that decides the era per connection builds the server for the one asked.
+   */
+  era?: McpEra;
 }
 
-/** A built server and a way to wait until no tool call is in flight. */
+/** The protocol era a server instance speaks: 2025-era (`initialize`) or 2026-07-28 (`server/discover`). */
+type McpEra = 'legacy' | 'modern';
+
+/** What one start of the server resolved once, and a way to build a server instance from it. */
 export interface BuiltServer {
-  server: McpServer;
+  /** The workspace served and the identity, resolved once. */
+  ctx: ServerContext;
+  /**
+   * Build one server instance, not yet connected, speaking one era (docs/mcp.md, "Protocol
+   * revisions"). The connection's follows are `subscriptions` when given (a connection that may
+   * build more than one instance shares them); else the instance makes its own and closes them
+   * with itself.
+   */
+  create: (era: McpEra, subscriptions?: CanvasSubscriptions) => McpServer;
   /** Resolves once every call received so far has been answered (a held call included). */
   idle: () => Promise<void>;
 }
 
 /**
- * Build the canvas MCP server: resolve the one workspace and check the identity now, load the
- * MCP SDK and zod lazily, and register the tools (docs/mcp.md).
+ * Resolve the one workspace and check the identity now, load the MCP SDK lazily, and return a
+ * way to build the server for any transport (docs/mcp.md): each instance registers the same
+ * tools and resources, orders its connection's calls and refuses hostile requests.
  *
  * @param options - `who`, and the workspace (flag value and environment)
- * @returns the server, not yet connected, and `idle`
+ * @returns the context and `create`, `idle`
  * @throws CanvasError `BAD_AUTHOR` for a who that does not match, `NO_WORKSPACE`
  */
 export async function buildMcpServer(options: CanvasServerOptions): Promise<BuiltServer> {
@@ -51,7 +68,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerEdgesTool },
     { registerSearchTools },
   ] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/server'),
     import('./register-read-tools.js'),
     import('./register-write-tools.js'),
     import('./register-lifecycle-tools.js'),
@@ -63,19 +80,6 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-edges-tool.js'),
     import('./register-search-tools.js'),
   ]);
-  const server = new McpServer(
-    { name: 'canvas', version: readPackageVersion() },
-    {
-      instructions: [
-        `Canvases of one workspace, edited one node at a time; every edit is one commit with a reason. You act as "${options.who}";`,
-        'your role on each canvas (viewer < commenter < editor < owner) is granted by its owner, and there is no default role.',
-        'Pass the workspace you were given as `workspace` on every call. Read first (canvas_read) and write against its Canvas-Base: sha as `base`;',
-        'one node per call; a `why` that says why; never quietly answer an open question.',
-        'Every write returns exactly one outcome: applied, proposed, conflict or rejected. Check it: a conflict is never success.',
-        'canvas_list shows the canvases you may read; each is also the resource canvas://<ledger>: subscribe to hear when it changes, or call canvas_inbox.',
-      ].join(' '),
-    },
-  );
   const inFlight = new Set<Promise<CallToolResult>>();
   const orders: CallOrder[] = [];
   const ctx: ServerContext = {
@@ -91,45 +95,62 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     reads: new Set(),
     tools: new Set(),
   };
-  registerReadTools(server, ctx);
-  registerWriteTools(server, ctx);
-  registerLifecycleTools(server, ctx);
-  registerCheckTools(server, ctx);
-  registerViewTools(server, ctx);
-  registerAccessTools(server, ctx);
-  registerWatchTools(server, ctx);
-  registerEdgesTool(server, ctx);
-  registerSearchTools(server, ctx);
-  const stopSubscriptions = registerCanvasResources(server, ctx);
-  // Every transport the server is connected to refuses hostile requests before the SDK parses
-  // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
-  // handler by then, and nothing has been read yet.
-  // Then the calls of the connection are ordered (order-calls.ts): a call that changes anything
-  // waits for the calls read before it, and the calls read after it wait for its answer.
-  const connect = server.connect.bind(server);
+  const instructions = [
+    `Canvases of one workspace, edited one node at a time; every edit is one commit with a reason. You act as "${options.who}";`,
+    'your role on each canvas (viewer < commenter < editor < owner) is granted by its owner, and there is no default role.',
+    'Pass the workspace you were given as `workspace` on every call. Read first (canvas_read) and write against its Canvas-Base: sha as `base`;',
+    'one node per call; a `why` that says why; never quietly answer an open question.',
+    'Every write returns exactly one outcome: applied, proposed, conflict or rejected. Check it: a conflict is never success.',
+    'canvas_list shows the canvases you may read; each is also the resource canvas://<ledger>: subscribe to hear when it changes, or call canvas_inbox.',
+  ].join(' ');
+  // Which requests change anything (docs/mcp.md, "Order of calls"), and which tool calls say when their handler ends.
   const changes = (r: JSONRPCRequest) =>
     r.method === 'tools/call' ? !ctx.reads.has(String((r.params as { name?: unknown } | undefined)?.name)) : r.method !== 'resources/list' && r.method !== 'resources/templates/list';
   const settles = (r: JSONRPCRequest) => r.method === 'tools/call' && ctx.tools.has(String((r.params as { name?: unknown } | undefined)?.name));
-  server.connect = async (transport) => {
-    const start = transport.start.bind(transport);
-    transport.start = async () => {
-      guardMessages(transport);
-      orders.push(orderCalls(transport, changes, settles));
-      await start();
+
+  const create = (era: McpEra, shared?: CanvasSubscriptions): McpServer => {
+    const server = new McpServer({ name: 'canvas', version: readPackageVersion() }, { instructions });
+    const subscriptions = shared ?? new CanvasSubscriptions(ws);
+    registerReadTools(server, ctx);
+    registerWriteTools(server, ctx);
+    registerLifecycleTools(server, ctx);
+    registerCheckTools(server, ctx);
+    registerViewTools(server, ctx);
+    registerAccessTools(server, ctx);
+    registerWatchTools(server, ctx);
+    registerEdgesTool(server, ctx);
+    registerSearchTools(server, ctx);
+    registerCanvasResources(server, ctx, subscriptions, era);
+    // Every transport the server is connected to refuses hostile requests before the SDK parses
+    // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
+    // handler by then, and nothing has been read yet.
+    // Then the calls of the connection are ordered (order-calls.ts): a call that changes anything
+    // waits for the calls read before it, and the calls read after it wait for its answer.
+    const connect = server.connect.bind(server);
+    server.connect = async (transport) => {
+      const start = transport.start.bind(transport);
+      transport.start = async () => {
+        guardMessages(transport);
+        orders.push(orderCalls(transport, changes, settles));
+        await start();
+      };
+      subscriptions.attach(server.server);
+      await connect(transport);
+      // Follows the server made for itself live as long as its connection: closed with the
+      // transport, whoever closes it, so nothing keeps running after the client has gone.
+      if (shared) return;
+      const onclose = transport.onclose;
+      transport.onclose = () => {
+        subscriptions.close();
+        onclose?.();
+      };
     };
-    await connect(transport);
-    // The subscriptions' ref watcher lives as long as the connection: closed with the transport,
-    // whoever closes it, so nothing keeps running after the client has gone.
-    const onclose = transport.onclose;
-    transport.onclose = () => {
-      stopSubscriptions();
-      onclose?.();
+    const close = server.close.bind(server);
+    server.close = async () => {
+      if (!shared) subscriptions.close();
+      await close();
     };
-  };
-  const close = server.close.bind(server);
-  server.close = async () => {
-    stopSubscriptions();
-    await close();
+    return server;
   };
   const idle = async () => {
     for (;;) {
@@ -139,5 +160,5 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
       await Promise.allSettled([...inFlight, ...orders.map((o) => o.drained())]);
     }
   };
-  return { server, idle };
+  return { ctx, create, idle };
 }

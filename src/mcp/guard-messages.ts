@@ -14,8 +14,8 @@
  *
  * Everything else is forwarded unchanged.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /** JSON-RPC's code for invalid method parameters. */
 const INVALID_PARAMS = -32602;
@@ -66,7 +66,7 @@ function refusalOf(message: JSONRPCMessage): JSONRPCMessage | null {
         content: [
           {
             type: 'text',
-            text: `MCP error ${INVALID_PARAMS}: Input validation error: Invalid arguments for tool ${params.name}: ${inArguments} is not an argument (a key named __proto__ is refused, never dropped)`,
+            text: `Input validation error: Invalid arguments for tool ${params.name}: ${inArguments} is not an argument (a key named __proto__ is refused, never dropped)`,
           },
         ],
         isError: true,

@@ -21,8 +21,8 @@
  * insert landed. Any other call cancelled while it runs stops holding at once (it has no handler
  * that says when it ends, and none of them writes a canvas).
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/server';
 
 /** What the server needs of the order: whether every call read so far has been answered. */
 export interface CallOrder {

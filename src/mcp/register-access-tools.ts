@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { grantRole, revokeRole } from '../store/access-writes.js';
 import type { Role } from '../store/role.js';

@@ -6,104 +6,42 @@
  *   XML), `text/plain`; the resource template `canvas://{ledger}` names them all, and
  *   `resources/list` lists each canvas the server's identity holds a role on. Reading one needs
  *   viewer, as `canvas_read` does, and makes the reader a watcher as `canvas_read` does.
- * - `resources/subscribe` to a canvas the identity may read: when its revision moves, the server
- *   sends `notifications/resources/updated` with its URI. A new canvas is
- *   `notifications/resources/list_changed`. The moves are seen by one ref watcher per server
- *   (store/ref-watcher.ts), started at the first subscription and closed with the server or its
- *   transport, so an idle server holds no watch and a closed one leaves nothing running.
+ * - On a 2025-era connection, `resources/subscribe` to a canvas the identity may read follows it
+ *   (canvas-subscriptions.ts); `resources/unsubscribe` stops. The 2026-07-28 revision follows
+ *   with `subscriptions/listen` instead (listen-gate.ts).
  *
- * A refusal is a JSON-RPC error whose `data` is the error shape's `error`: -32002 (resource not
- * found) for a canvas that does not exist, -32602 (invalid params) for any other refusal.
+ * A refusal is a JSON-RPC error -32602 (invalid params) whose `data` is the error shape's `error`.
  */
-import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import { listReadableCanvases } from '../store/list-readable-canvases.js';
 import { readCanvasText } from '../store/read-canvas.js';
-import { type RefChange, RefWatcher } from '../store/ref-watcher.js';
 import { recordWatch } from '../store/watch-canvas.js';
+import { type CanvasSubscriptions, uriOf } from './canvas-subscriptions.js';
 import { mcpHint } from './mcp-hint.js';
 import { requireViewer } from './require-viewer.js';
 import type { ServerContext } from './server-context.js';
 
-/** The URI of a canvas's resource. */
-const uriOf = (ledger: string): string => `canvas://${ledger}`;
-
-/** JSON-RPC's code for a resource that does not exist (MCP, "Resources": error handling). */
-const RESOURCE_NOT_FOUND = -32002;
-
-/** What the subscriptions of one server need from the outside: the low-level server, to notify. */
-interface Notifier {
-  sendResourceUpdated: (params: { uri: string }) => Promise<void>;
-  sendResourceListChanged: () => Promise<void>;
-}
-
 /**
  * The ledger a `canvas://<ledger>` URI names.
  *
- * @throws McpError -32602 for another scheme or a URI with a path, query or fragment
+ * @throws ProtocolError -32602 for another scheme or a URI with a path, query or fragment
  */
-function ledgerOf(uri: string): string {
+export function ledgerOf(uri: string): string {
   const m = /^canvas:\/\/([^/?#]+)$/.exec(uri);
-  if (!m) throw new McpError(ErrorCode.InvalidParams, `${uri} is not a canvas resource: the URI of a canvas is canvas://<ledger>`, { uri });
+  if (!m) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${uri} is not a canvas resource: the URI of a canvas is canvas://<ledger>`, { uri });
   return m[1]!;
 }
 
-/** A refusal of the store as the JSON-RPC error a resource request answers. */
-function mcpErrorOf(e: unknown): unknown {
-  if (!(e instanceof CanvasError) || e.kind === 'internal') return e;
-  const code = e.code === 'CANVAS_NOT_FOUND' ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
-  const hint = mcpHint(e.hint);
-  return new McpError(code, `${e.code}: ${e.message}; ${hint}`, { ...e.toJSON(), hint });
-}
-
 /**
- * The subscriptions of one server: which canvases its client follows, and the one ref watcher
- * that tells it when they move. One owner, one lifecycle: {@link Subscriptions.close} once.
+ * A refusal of the store as the JSON-RPC error a resource request answers: -32602 (invalid
+ * params) with the error shape as data. (A canvas that does not exist is -32602 too: the
+ * 2026-07-28 revision says so of a resource not found, and the SDK answers it so on every revision.)
  */
-class Subscriptions {
-  private readonly followed = new Set<string>();
-  private watcher: RefWatcher | null = null;
-  private starting: Promise<void> | null = null;
-  private closed = false;
-
-  constructor(
-    private readonly ctx: ServerContext,
-    private readonly notify: Notifier,
-  ) {}
-
-  /** Follow a canvas; the first one starts the watcher (its refs are read now, so no later move is missed). */
-  async add(ledger: string): Promise<void> {
-    this.followed.add(ledger);
-    if (this.closed || this.watcher) return this.starting ?? undefined;
-    const watcher = new RefWatcher(this.ctx.ws);
-    this.watcher = watcher;
-    watcher.subscribe((changes) => this.tell(changes));
-    this.starting = watcher.start();
-    await this.starting;
-  }
-
-  /** Stop following a canvas (following none leaves the watcher running until the server closes). */
-  remove(ledger: string): void {
-    this.followed.delete(ledger);
-  }
-
-  /** Stop the watcher; nothing more is sent. */
-  close(): void {
-    this.closed = true;
-    this.followed.clear();
-    this.watcher?.close();
-  }
-
-  private tell(changes: RefChange[]): void {
-    if (this.closed) return;
-    const sent = (p: Promise<void>) =>
-      p.catch(() => {
-        // The client went away; nothing is left to tell.
-      });
-    for (const c of changes) if (this.followed.has(c.ledger)) void sent(this.notify.sendResourceUpdated({ uri: uriOf(c.ledger) }));
-    if (changes.some((c) => c.from === null)) void sent(this.notify.sendResourceListChanged());
-  }
+export function protocolErrorOf(e: unknown): unknown {
+  if (!(e instanceof CanvasError) || e.kind === 'internal') return e;
+  const hint = mcpHint(e.hint);
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `${e.code}: ${e.message}; ${hint}`, { ...e.toJSON(), hint });
 }
 
 /**
@@ -112,9 +50,10 @@ class Subscriptions {
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
- * @returns a function that stops the subscriptions' watcher (called when the server closes)
+ * @param subscriptions - the connection's follows
+ * @param era - the protocol era the server speaks: `resources/subscribe` is a 2025-era request
  */
-export function registerCanvasResources(server: McpServer, ctx: ServerContext): () => void {
+export function registerCanvasResources(server: McpServer, ctx: ServerContext, subscriptions: CanvasSubscriptions, era: 'legacy' | 'modern'): void {
   server.registerResource(
     'canvas',
     new ResourceTemplate('canvas://{ledger}', {
@@ -143,25 +82,26 @@ export function registerCanvasResources(server: McpServer, ctx: ServerContext): 
         recordWatch(ctx.ws, ctx.who, ledger, read.revision);
         return { contents: [{ uri: uriOf(ledger), mimeType: 'text/plain', text: `Canvas-Base: ${read.revision}\n${read.xml}` }] };
       } catch (e) {
-        throw mcpErrorOf(e);
+        throw protocolErrorOf(e);
       }
     },
   );
-  const subscriptions = new Subscriptions(ctx, server.server);
   server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
-  server.server.setRequestHandler(SubscribeRequestSchema, async (request) => {
-    const ledger = ledgerOf(request.params.uri);
+  if (era === 'modern') return;
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
+    const { uri } = request.params;
+    const ledger = ledgerOf(uri);
     try {
       await requireViewer(ctx, ledger);
     } catch (e) {
-      throw mcpErrorOf(e);
+      throw protocolErrorOf(e);
     }
-    await subscriptions.add(ledger);
+    await subscriptions.follow(uri, [ledger]);
     return {};
   });
-  server.server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    subscriptions.remove(ledgerOf(request.params.uri));
+  server.server.setRequestHandler('resources/unsubscribe', async (request) => {
+    ledgerOf(request.params.uri);
+    subscriptions.unfollow(request.params.uri);
     return {};
   });
-  return () => subscriptions.close();
 }

@@ -12,8 +12,8 @@
  * - The output schema is the tool's result shapes and the error shape, joined (object-union.ts),
  *   so every answer of the tool, success or refusal, validates against it.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CanvasError } from '../model/canvas-error.js';
 import { rejectionOf } from '../store/rejection-of.js';
@@ -108,7 +108,7 @@ export function registerCanvasTool<Args extends z.ZodRawShape, Value extends obj
       annotations: spec.annotations,
     },
     // The SDK parsed the arguments with the strict input schema above, so they have its shape.
-    ((args: z.output<z.ZodObject<Args>> & { workspace: string }, extra: { requestId: string | number }) => ctx.track(answer(args), extra.requestId)) as never,
+    ((args: z.output<z.ZodObject<Args>> & { workspace: string }, extra: { mcpReq: { id: string | number } }) => ctx.track(answer(args), extra.mcpReq.id)) as never,
   );
   ctx.tools.add(name);
 }

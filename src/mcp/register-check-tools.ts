@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { authorOfCall } from './author-of-call.js';
 import { registerCanvasTool } from './register-canvas-tool.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { canvasEdges } from '../store/canvas-edges.js';
 import { EDIT_RECORD, SHA } from './outcome-schemas.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/canvas-lifecycle.js';
 import { authorOfCall } from './author-of-call.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CanvasError } from '../model/canvas-error.js';
 import { NODE_TYPES } from '../model/types.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Snapshot } from '../model/snapshot.js';
 import { listReadableCanvases } from '../store/list-readable-canvases.js';

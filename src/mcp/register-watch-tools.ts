@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { ackInbox } from '../store/ack-inbox.js';
 import { readInbox } from '../store/read-inbox.js';

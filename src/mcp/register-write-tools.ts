@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
 import { approveProposal, rejectProposal } from '../store/proposals.js';
 import { authorOfCall } from './author-of-call.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Workspace } from '../store/workspace.js';
 
 /** What every tool of one server shares: the one workspace it serves and the identity it acts as. */

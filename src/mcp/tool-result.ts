@@ -17,7 +17,7 @@
  * tool's input schema). The error shape is both the text (as JSON) and the structured content;
  * its hint speaks MCP (mcp-hint.ts).
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import { noSpace } from '../store/no-space.js';
 import { permissionDenied } from '../store/permission-denied.js';

@@ -1,6 +1,10 @@
 import { join } from 'node:path';
+import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { AjvJsonSchemaValidator as V2AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { expect } from 'vitest';
@@ -17,10 +21,30 @@ export interface ToolCall {
   structured: Record<string, unknown> | undefined;
 }
 
+/**
+ * Which official client a session uses: `v1` is `@modelcontextprotocol/sdk`'s client, speaking
+ * 2025-11-25 through `initialize`; `v2` is `@modelcontextprotocol/client` pinned to 2026-07-28
+ * (`server/discover` and the per-request envelope).
+ */
+export type Sdk = 'v1' | 'v2';
+
+/** Both clients, for `describe.each`. */
+export const SDKS: readonly Sdk[] = ['v1', 'v2'];
+
 /** An MCP client connected to one `canvas mcp --as <who>` process. */
 export interface McpSession {
   who: string;
+  sdk: Sdk;
+  /** The protocol revision the connection speaks. */
+  protocol: string;
+  /** The v1 client (a v2 session throws: its API differs). */
   client: Client;
+  /**
+   * Follow a canvas as the client's revision does (`resources/subscribe`, or
+   * `subscriptions/listen`), calling `heard` with the URI of each `notifications/resources/updated`;
+   * resolves to a function that stops following.
+   */
+  follow: (ledger: string, heard: (uri: string) => void) => Promise<() => Promise<void>>;
   /** Call a tool and return its one text content. */
   call: (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
   /** Call a write tool and return its outcome, checked against exactly one outcome schema. */
@@ -42,8 +66,9 @@ const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema]
  * test suite"). Every result is checked against the same schema as before.
  */
 class CompiledOnce implements jsonSchemaValidator {
-  private readonly ajv = new AjvJsonSchemaValidator();
   private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();
+
+  constructor(private readonly ajv: { getValidator: (schema: JsonSchemaType) => JsonSchemaValidator<unknown> }) {}
 
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     const key = JSON.stringify(schema);
@@ -58,11 +83,24 @@ class CompiledOnce implements jsonSchemaValidator {
   }
 }
 
-const validators = new CompiledOnce();
+const validators = new CompiledOnce(new AjvJsonSchemaValidator());
+const v2Validators = new CompiledOnce(new V2AjvJsonSchemaValidator() as unknown as { getValidator: (schema: JsonSchemaType) => JsonSchemaValidator<unknown> });
 
 /** An SDK client as the tests connect it, checking results with {@link CompiledOnce}. */
 export function testClient(): Client {
   return new Client({ name: 'canvas-test', version: '0.0.0' }, { jsonSchemaValidator: validators });
+}
+
+/** A v2 client pinned to the 2026-07-28 revision, checking results with {@link CompiledOnce}. */
+export function testClientV2(): V2Client {
+  return new V2Client({ name: 'canvas-test', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, jsonSchemaValidator: v2Validators as never });
+}
+
+/** What the tests need of either client. */
+interface AnyClient {
+  callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<{ content?: unknown; structuredContent?: unknown; isError?: boolean }>;
+  listTools: () => Promise<unknown>;
+  close: () => Promise<void>;
 }
 
 /**
@@ -79,19 +117,41 @@ export function outcomeOf(result: ToolCall): Outcome {
   return json as Outcome;
 }
 
+/** How a session is started: the `--workspace` it is given, more flags, and the client. */
+export interface ConnectOptions {
+  workspaceArg?: string;
+  flags?: readonly string[];
+  sdk?: Sdk;
+}
+
 /**
- * Spawn `node bin/canvas.js mcp --as <who> --workspace <ws> [flags]` with the SDK's stdio client,
- * as an agent's host would.
+ * Spawn `node bin/canvas.js mcp --as <who> --workspace <ws> [flags]` with an official SDK's stdio
+ * client (v1 unless `sdk` says v2), as an agent's host would.
  */
-export async function connectAs(ws: Workspace, who: string, workspaceArg: string = ws.root, flags: readonly string[] = []): Promise<McpSession> {
-  const transport = new StdioClientTransport({
+export async function connectAs(ws: Workspace, who: string, options: ConnectOptions = {}): Promise<McpSession> {
+  const sdk = options.sdk ?? 'v1';
+  const params = {
     command: process.execPath,
-    args: [join(ROOT, 'bin', 'canvas.js'), 'mcp', '--as', who, '--workspace', workspaceArg, ...flags],
+    args: [join(ROOT, 'bin', 'canvas.js'), 'mcp', '--as', who, '--workspace', options.workspaceArg ?? ws.root, ...(options.flags ?? [])],
     env: { ...(process.env as Record<string, string>) },
-    stderr: 'pipe',
-  });
-  const client = testClient();
-  await client.connect(transport);
+    stderr: 'pipe' as const,
+  };
+  let v1: Client | null = null;
+  let v2: V2Client | null = null;
+  let client: AnyClient;
+  let protocol: string;
+  if (sdk === 'v1') {
+    v1 = testClient();
+    await v1.connect(new StdioClientTransport(params));
+    client = v1 as unknown as AnyClient;
+    // The v1 client asks for its latest revision in `initialize`, which the server speaks.
+    protocol = LATEST_PROTOCOL_VERSION;
+  } else {
+    v2 = testClientV2();
+    await v2.connect(new V2StdioClientTransport(params));
+    client = v2 as unknown as AnyClient;
+    protocol = v2.getNegotiatedProtocolVersion() ?? 'none';
+  }
   // Listing the tools makes the client check every result's structured content against the
   // tool's output schema from then on (callTool throws when it does not validate).
   await client.listTools();
@@ -114,9 +174,28 @@ export async function connectAs(ws: Workspace, who: string, workspaceArg: string
     if (hint !== undefined) expect(hint, `${name}: ${text}`).not.toMatch(/(^|[^\w-])--[a-z]/);
     return { text, isError: r.isError === true, structured };
   };
+  const follow = async (ledger: string, heard: (uri: string) => void): Promise<() => Promise<void>> => {
+    const uri = `canvas://${ledger}`;
+    if (v1) {
+      v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => heard(n.params.uri));
+      await v1.subscribeResource({ uri });
+      return async () => {
+        await v1!.unsubscribeResource({ uri });
+      };
+    }
+    v2!.setNotificationHandler('notifications/resources/updated', (n) => heard(n.params.uri));
+    const subscription = await v2!.listen({ resourceSubscriptions: [uri] });
+    return () => subscription.close();
+  };
   return {
     who,
-    client,
+    sdk,
+    protocol,
+    get client(): Client {
+      if (!v1) throw new Error('a v2 session has no v1 client');
+      return v1;
+    },
+    follow,
     call,
     write: async (name, args) => outcomeOf(await call(name, args)),
     error: async (name, args) => {

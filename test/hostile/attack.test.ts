@@ -338,7 +338,7 @@ describe('the attack script', () => {
     }
     for (const [name, tool, args] of MCP_INVALID) {
       const r = await mcp.call(tool, args());
-      if (!r.isError || !r.text.includes('-32602')) wrong.push(`${name}: expected an invalid-arguments result, got ${r.text.slice(0, 200)}`);
+      if (!r.isError || !r.text.startsWith('Input validation error: ')) wrong.push(`${name}: expected an invalid-arguments result, got ${r.text.slice(0, 200)}`);
     }
     expect(wrong).toEqual([]);
     expect(repoState(ws)).toEqual(before);

@@ -24,7 +24,7 @@ describe('canvas mcp on the command line', () => {
   it('--quiet keeps the protocol on stdout (it drops notices only)', async () => {
     const ws = tempWorkspace();
     expect((await runCli(ws, ['create', 'loud', '--why', 'a canvas to read over MCP'])).code).toBe(0);
-    const session = await connectAs(ws, 'leo', ws.root, ['--quiet']);
+    const session = await connectAs(ws, 'leo', { flags: ['--quiet'] });
     try {
       expect((await session.read('loud')).xml).toContain('<canvas ledger="loud"');
     } finally {
@@ -37,9 +37,25 @@ describe('canvas mcp on the command line', () => {
     expect(await runCli(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, '')).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('answers every call received before the client closed stdin, then exits 0', async () => {
+    const ws = tempWorkspace();
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'canvas-test', version: '0' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'canvas_create', arguments: { workspace: ws.root, ledger: 'late', why: 'sent just before stdin closes' } } },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    ];
+    const r = await runCli(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { outcome?: string }; tools?: unknown[] } });
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+    expect(answers.find((a) => a.id === 2)?.result?.structuredContent?.outcome).toBe('applied');
+    expect((await runCli(ws, ['read', 'late'])).code).toBe(0);
+  });
+
   it('the other commands never load the MCP SDK or zod; canvas mcp does', async () => {
     const ws = tempWorkspace();
-    const SDK = /\/node_modules\/(@modelcontextprotocol\/sdk|zod)\//;
+    const SDK = /\/node_modules\/(@modelcontextprotocol\/(server|core)|zod)\//;
     expect((await runCli(ws, ['create', 'quiet', '--why', 'a canvas to read'])).code).toBe(0);
     for (const args of [['read', 'quiet'], ['log', 'quiet'], ['render', 'quiet']]) {
       const r = await loadedBy(ws, args);
@@ -48,6 +64,6 @@ describe('canvas mcp on the command line', () => {
     }
     const mcp = await loadedBy(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, '');
     expect(mcp.code).toBe(0);
-    expect(mcp.packages.some((u) => /\/node_modules\/@modelcontextprotocol\/sdk\//.test(u))).toBe(true);
+    expect(mcp.packages.some((u) => /\/node_modules\/@modelcontextprotocol\/server\//.test(u))).toBe(true);
   });
 });

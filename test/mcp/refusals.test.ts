@@ -139,7 +139,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
   it('a server started on a symlinked path serves the real workspace', async () => {
     const links = tempDir('canvas-mcp-link-');
     symlinkSync(ws.root, join(links, 'ws'));
-    const viaLink = await connectAs(ws, 'leo', join(links, 'ws'));
+    const viaLink = await connectAs(ws, 'leo', { workspaceArg: join(links, 'ws') });
     try {
       expect((await viaLink.read('r')).base).toMatch(/^[0-9a-f]{40}$/);
     } finally {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { grantRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { connectAs, type McpSession } from '../helpers/mcp-client.js';
+import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { runMain } from '../helpers/run-main.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';
 
@@ -71,7 +71,8 @@ describe('canvases as MCP resources (docs/mcp.md, "Resources and subscriptions")
       throw new Error(`${uri} was read`);
     };
     expect(await refusal('canvas://hidden')).toEqual({ code: -32602, canvas: 'NO_ROLE' });
-    expect(await refusal('canvas://nowhere')).toEqual({ code: -32002, canvas: 'CANVAS_NOT_FOUND' });
+    // A resource not found is -32602 on every revision (the 2026-07-28 revision says so; the SDK answers so).
+    expect(await refusal('canvas://nowhere')).toEqual({ code: -32602, canvas: 'CANVAS_NOT_FOUND' });
     expect(await refusal('file:///etc/passwd')).toMatchObject({ code: -32602 });
     await expect(ana.client.subscribeResource({ uri: 'canvas://hidden' })).rejects.toMatchObject({ code: -32602, data: { code: 'NO_ROLE' } });
   });
@@ -97,6 +98,56 @@ describe('canvases as MCP resources (docs/mcp.md, "Resources and subscriptions")
     expect((await runMain(ws, ['create', 'c', '--why', 'a new canvas'], { CANVAS_AUTHOR: 'leo' })).code).toBe(0);
     await listed;
     expect(heard.at(-1)).toBe('list_changed');
+  });
+});
+
+describe.each(SDKS)('following a canvas through the %s client (resources/subscribe, or subscriptions/listen)', (sdk) => {
+  let ws: Workspace;
+  let ana: McpSession;
+
+  beforeAll(async () => {
+    ws = tempWorkspace('canvas-mcp-follow-');
+    for (const ledger of ['a', 'b', 'hidden']) await createCanvas(ws, { ledger, why: 'a canvas to follow', author: 'leo' });
+    for (const ledger of ['a', 'b']) await grantRole(ws, { ledger, who: 'ana', role: 'viewer', why: 'ana follows it', author: 'leo' });
+    ana = await connectAs(ws, 'ana', { sdk });
+  });
+
+  afterAll(async () => {
+    await ana.close();
+  });
+
+  it('speaks the revision the client asked for', () => {
+    expect(ana.protocol).toBe(sdk === 'v1' ? '2025-11-25' : '2026-07-28');
+  });
+
+  it('hears a command-line write to the followed canvas, and none to another; nothing once it stops', async () => {
+    const heard: string[] = [];
+    let next: (() => void) | null = null;
+    const stop = await ana.follow('a', (uri) => {
+      heard.push(uri);
+      next?.();
+    });
+    const a = new Promise<void>((resolve) => (next = resolve));
+    await cliInsert(ws, 'b', 'Not followed.');
+    await cliInsert(ws, 'a', 'Followed.');
+    await a;
+    expect(heard).toEqual(['canvas://a']);
+    await stop();
+    const b = await ana.follow('b', (uri) => {
+      heard.push(uri);
+      next?.();
+    });
+    const heardB = new Promise<void>((resolve) => (next = resolve));
+    await cliInsert(ws, 'a', 'No longer followed.');
+    await cliInsert(ws, 'b', 'Followed now.');
+    await heardB;
+    expect(heard).toEqual(['canvas://a', 'canvas://b']);
+    await b();
+  });
+
+  it('refuses to follow a canvas the identity holds no role on, with the error shape as data', async () => {
+    await expect(ana.follow('hidden', () => {})).rejects.toMatchObject({ code: -32602, data: { code: 'NO_ROLE' } });
+    await expect(ana.follow('nowhere', () => {})).rejects.toMatchObject({ code: -32602, data: { code: 'CANVAS_NOT_FOUND' } });
   });
 });
 

@@ -5,12 +5,12 @@ import type { Applied, Conflict, Proposed } from '../../src/store/outcome.js';
 import { readCanvasText } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { connectAs, type McpSession } from '../helpers/mcp-client.js';
+import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // One whole scenario of spec/001 through a real MCP client: the SDK's client spawning
 // `canvas mcp` over stdio, one server process per identity.
-describe('canvas mcp: the roles scenario end to end (spec/001, design section 6)', () => {
+describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to end (spec/001, design section 6)', (sdk) => {
   let ws: Workspace;
   const s: Record<'leo' | 'eve' | 'cam' | 'vic' | 'zed', McpSession> = {} as never;
   const ids: Record<string, string> = {};
@@ -21,7 +21,7 @@ describe('canvas mcp: the roles scenario end to end (spec/001, design section 6)
   beforeAll(async () => {
     ws = tempWorkspace('canvas-mcp-');
     expect((await createCanvas(ws, { ledger: 'plan', why: 'plan the release', author: 'leo' })).outcome).toBe('applied');
-    const [leo, eve, cam, vic, zed] = await Promise.all(['leo', 'eve', 'cam', 'vic', 'zed'].map((who) => connectAs(ws, who)));
+    const [leo, eve, cam, vic, zed] = await Promise.all(['leo', 'eve', 'cam', 'vic', 'zed'].map((who) => connectAs(ws, who, { sdk })));
     Object.assign(s, { leo, eve, cam, vic, zed });
   });
 
