@@ -12,7 +12,7 @@ import { cliRead, historyBench } from './reads.js';
 import { remoteWrites } from './remote.js';
 import { searchBench } from './search.js';
 import { serveBench } from './serve.js';
-import { siteBuild, siteScale } from './site.js';
+import { siteBuild, siteScale, siteVsEleventy } from './site.js';
 import { concurrentWriters } from './writers.js';
 
 /** The benchmarks with a baseline, each under the name `--only` takes. */
@@ -25,6 +25,7 @@ export const BENCHMARKS: ReadonlyArray<{ key: string; run: (ctx: BenchContext) =
   { key: 'excalidraw', run: excalidrawDraw },
   { key: 'cli-render', run: cliRender },
   { key: 'site', run: siteBuild },
+  { key: 'site-vs-eleventy', run: siteVsEleventy },
   { key: 'site-scale', run: siteScale },
   { key: 'history', run: historyBench },
   { key: 'list', run: cliList },
