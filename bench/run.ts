@@ -88,20 +88,25 @@ async function main({ quick, strict, only }: BenchRun): Promise<number> {
   const started = Date.now();
   const results: BenchResult[] = [];
   const failures: string[] = [];
+  /** Seconds each benchmark took, generation included, in the order run. */
+  const seconds: Record<string, number> = {};
   let growthRows: GrowthRow[] = [];
   const info = machine();
   ctx.log(`canvas bench (${quick ? 'quick' : 'full'}): ${info.nproc} cores, ${info.cpu}, node ${info.node}, ${info.git}, load ${JSON.stringify(info.loadAverageAtStart)}`);
   try {
     // The generator must make what the store makes: verify a generated workspace in full.
     if (!only || only.has('verify')) {
+      const t0 = Date.now();
       const sample = await generateWorkspace(editWorkspace(true), ROOT, ctx.log);
       const report = await verifyWorkspace(sample.ws);
       if (!report.ok) failures.push(`the generated sample workspace fails verify: ${JSON.stringify(report.violations.slice(0, 5))}`);
       else ctx.log(`generated sample verified: ${report.commits} commits over ${report.canvases} canvases`);
+      seconds.verify = (Date.now() - t0) / 1000;
     }
     for (const b of BENCHMARKS) {
       if (only && !only.has(b.key)) continue;
       ctx.log(`running ${b.key}`);
+      const t0 = Date.now();
       try {
         const got = await b.run(ctx);
         for (const r of Array.isArray(got) ? got : [got]) {
@@ -113,14 +118,18 @@ async function main({ quick, strict, only }: BenchRun): Promise<number> {
       } catch (e) {
         failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
       }
+      seconds[b.key] = (Date.now() - t0) / 1000;
+      ctx.log(`  ${b.key} took ${seconds[b.key]!.toFixed(1)} s`);
     }
     if (!only || only.has('growth')) {
       ctx.log('running growth');
+      const t0 = Date.now();
       try {
         growthRows = await growth(ctx);
       } catch (e) {
         failures.push(`growth crashed: ${(e as Error).stack ?? e}`);
       }
+      seconds.growth = (Date.now() - t0) / 1000;
     }
   } finally {
     rmSync(ctx.scratch, { recursive: true, force: true });
@@ -135,7 +144,7 @@ async function main({ quick, strict, only }: BenchRun): Promise<number> {
   process.stdout.write(`${out.join('\n')}\n`);
   writeFileSync(
     join(ROOT, 'bench', 'results.json'),
-    `${JSON.stringify({ mode: quick ? 'quick' : 'full', date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine: info, results, growth: growthRows, failures }, null, 2)}\n`,
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', date: new Date().toISOString(), seconds: (Date.now() - started) / 1000, machine: info, took: seconds, results, growth: growthRows, failures }, null, 2)}\n`,
   );
   const missed = results.filter((r) => r.pass === false).map((r) => r.name);
   if (missed.length > 0) process.stderr.write(`targets missed: ${missed.join(', ')}\n`);
