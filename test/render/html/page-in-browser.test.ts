@@ -110,6 +110,59 @@ describe.runIf(run)('the page in Chromium', () => {
     await page.context().close();
   });
 
+  it("opens a node's reasons from its id, as a panel over the page, at 1280 and 390 px, by mouse and keyboard, and prints neither", async () => {
+    const entry = (commit: string, reason: string) => ({ commit, op: 'replace', node: 't1', author: 'leo | by-hand', reason, date: '2026-01-01T00:00:00.000Z' });
+    const long = 'the measurement moved, so the paragraph says what holds now and why the old figure was wrong '.repeat(2).trim();
+    const html = await pageOf(
+      snapshotOf('<section id="s1" v="1" title="Decided"><text id="t1" v="2">Retry five times.</text></section><text id="t2" v="1">After.</text>', {
+        history: { s1: [entry('a'.repeat(40), 'a place')], t1: [entry('b'.repeat(40), 'noted'), entry('c'.repeat(40), long)], t2: [entry('d'.repeat(40), 'after')] },
+      }),
+    );
+    const { page, problems } = await open(html);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      const node = (await page.locator('#t1').boundingBox())!;
+      const id = page.locator('#t1 > details.why > summary');
+      const box = (await id.boundingBox())!;
+      // Quiet: the id alone, at the node's top right, the text beside it; the list closed.
+      expect(await id.textContent()).toBe('t1');
+      expect(Math.abs(box.x + box.width - (node.x + node.width))).toBeLessThan(1);
+      expect(Math.abs(box.y - node.y)).toBeLessThan(2);
+      expect(await page.locator('#t1 > details.why > ol').isVisible()).toBe(false);
+      const text = (await page.locator('#t1 > p').boundingBox())!;
+      expect(text.y, 'the text starts on the id line').toBeLessThan(box.y + box.height);
+      await id.click();
+      const panel = page.locator('#t1 > details.why > ol');
+      expect(await panel.isVisible()).toBe(true);
+      expect(await panel.locator('li').allTextContents()).toEqual([
+        'replace by leo | by-hand, 2026-01-01 00:00 UTC: noted bbbbbbb',
+        `replace by leo | by-hand, 2026-01-01 00:00 UTC: ${long} ccccccc`,
+      ]);
+      // Over the page, not pushing it down, and inside the screen.
+      const shown = (await panel.boundingBox())!;
+      expect(shown.y).toBeGreaterThanOrEqual(box.y + box.height);
+      expect(shown.x).toBeGreaterThanOrEqual(0);
+      expect(shown.x + shown.width).toBeLessThanOrEqual(width);
+      expect((await page.locator('#t1 > p').boundingBox())!.y).toBe(text.y);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      await id.click();
+      expect(await panel.isVisible()).toBe(false);
+    }
+    // A section's id sits on its heading's line.
+    const heading = (await page.locator('#s1 > h2').boundingBox())!;
+    const sid = (await page.locator('#s1 > details.why > summary').boundingBox())!;
+    expect(sid.y).toBeGreaterThanOrEqual(heading.y - 1);
+    expect(sid.y + sid.height).toBeLessThanOrEqual(heading.y + heading.height + 1);
+    // The keyboard opens it too.
+    await page.locator('#t2 > details.why > summary').focus();
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#t2 > details.why > ol').isVisible()).toBe(true);
+    await page.emulateMedia({ media: 'print' });
+    expect(await page.locator('#t2 > details.why').evaluate((el) => getComputedStyle(el).display)).toBe('none');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it('reads on a phone, in dark mode and on paper', async () => {
     const long = 'a-very-long-word-that-would-overflow-a-narrow-screen-'.repeat(4);
     const html = await pageOf(

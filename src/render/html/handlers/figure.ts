@@ -6,7 +6,6 @@ import { figureLabel } from '../../figure-label.js';
 import { figureSource } from '../../figure-source.js';
 import { crossingNote } from '../crossing-note.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -48,10 +47,9 @@ function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
 export function figure(node: FigureNode, ctx: PageContext): Element {
   const caption = node.caption ? [h('span', { className: ['figure-kind'] }, `${figureLabel(node.kind)}:`), ' ', node.caption] : [figureLabel(node.kind)];
   return h('figure', { id: node.id, className: ['node', 'figure', `figure-${node.kind}`] }, [
-    nodeIdTag(node.id),
+    nodeReasons(node.id, ctx),
     ...picture(node, ctx),
     ...crossingNote(node.id, ctx),
-    ...nodeReasons(node.id, ctx),
     h('figcaption', caption),
   ]);
 }

@@ -5,7 +5,6 @@ import type { LinkNode } from '../../../model/types.js';
 import { safeHref } from '../../../model/safe-href.js';
 import { crossingNote } from '../crossing-note.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /** What a link to another canvas points at, in words: `canvas b7`, `canvas b7, node x1`. */
@@ -46,5 +45,5 @@ export function link(node: LinkNode, ctx: PageContext): Element {
       ? { content: [h('a', { href, rel: ['noopener', 'noreferrer'] }, label)], inert: false }
       : asText(label, node.href, '(not a web link; shown as text)');
   const classes = ['node', 'link', ...(target ? ['canvas'] : []), ...(inert ? ['inert'] : [])];
-  return h('div', { id: node.id, className: classes }, [nodeIdTag(node.id), h('p', content), ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
+  return h('div', { id: node.id, className: classes }, [nodeReasons(node.id, ctx), h('p', content), ...crossingNote(node.id, ctx)]);
 }

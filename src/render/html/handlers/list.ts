@@ -3,7 +3,6 @@ import type { ListNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
 import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -19,5 +18,5 @@ export function list(node: ListNode, ctx: PageContext): Element {
     {},
     node.items.map((item) => element('li', {}, [item])),
   );
-  return element('div', { id: node.id, className: ['node', 'list'] }, [nodeIdTag(node.id), items, ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
+  return element('div', { id: node.id, className: ['node', 'list'] }, [nodeReasons(node.id, ctx), items, ...crossingNote(node.id, ctx)]);
 }

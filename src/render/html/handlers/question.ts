@@ -4,7 +4,6 @@ import { questionMarker } from '../../question-marker.js';
 import { crossingNote } from '../crossing-note.js';
 import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -18,9 +17,8 @@ import type { PageContext } from '../page-context.js';
 export function question(node: QuestionNode, ctx: PageContext): Element {
   const state = node.answered ? 'answered' : 'open';
   return element('div', { id: node.id, className: ['node', 'question', state] }, [
-    nodeIdTag(node.id),
+    nodeReasons(node.id, ctx),
     element('p', {}, [element('strong', { className: ['marker'] }, [questionMarker(node)]), ' ', element('span', { className: ['q-text'] }, [node.text])]),
     ...crossingNote(node.id, ctx),
-    ...nodeReasons(node.id, ctx),
   ]);
 }

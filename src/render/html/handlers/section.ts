@@ -3,7 +3,6 @@ import type { SectionNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
 import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -18,9 +17,10 @@ export function section(node: SectionNode, ctx: PageContext): Element {
   const heading = ctx.depth === 0 ? 'h2' : 'h3';
   const children = ctx.renderChildren(node.children, ctx.depth + 1);
   return element('section', { id: node.id, className: ['node', 'section'] }, [
-    element(heading, {}, [node.title, ' ', nodeIdTag(node.id)]),
+    // The id (and the reasons behind it) first, floated beside the heading: a heading holds no details.
+    nodeReasons(node.id, ctx),
+    element(heading, {}, [node.title]),
     ...crossingNote(node.id, ctx),
-    ...nodeReasons(node.id, ctx),
     ...(children.length > 0 ? children : [element('p', { className: ['empty'] }, ['This section is empty.'])]),
   ]);
 }

@@ -3,7 +3,6 @@ import type { TableNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
 import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -21,9 +20,8 @@ export function table(node: TableNode, ctx: PageContext): Element {
     ...(body.length > 0 ? [element('tbody', {}, body.map((row) => element('tr', {}, row.map((cell) => element('td', {}, [cell])))))] : []),
   ]);
   return element('div', { id: node.id, className: ['node', 'table'] }, [
-    nodeIdTag(node.id),
+    nodeReasons(node.id, ctx),
     element('div', { className: ['scroll'], tabIndex: 0 }, [grid]),
     ...crossingNote(node.id, ctx),
-    ...nodeReasons(node.id, ctx),
   ]);
 }

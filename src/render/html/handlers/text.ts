@@ -3,7 +3,6 @@ import type { TextNode } from '../../../model/types.js';
 import { crossingNote } from '../crossing-note.js';
 import { element } from '../element.js';
 import { nodeReasons } from '../node-reasons.js';
-import { nodeIdTag } from '../node-id-tag.js';
 import type { PageContext } from '../page-context.js';
 
 /**
@@ -14,5 +13,5 @@ import type { PageContext } from '../page-context.js';
  * @returns `<div class="node text" id>` holding the paragraph
  */
 export function text(node: TextNode, ctx: PageContext): Element {
-  return element('div', { id: node.id, className: ['node', 'text'] }, [nodeIdTag(node.id), element('p', {}, [node.text]), ...crossingNote(node.id, ctx), ...nodeReasons(node.id, ctx)]);
+  return element('div', { id: node.id, className: ['node', 'text'] }, [nodeReasons(node.id, ctx), element('p', {}, [node.text]), ...crossingNote(node.id, ctx)]);
 }
