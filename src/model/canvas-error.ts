@@ -90,10 +90,11 @@ export type ErrorCode =
   | 'CHECK_UNKNOWN_NODES'
   | 'SERVE_FORBIDDEN'
   | 'SERVE_BAD_REQUEST'
-  | 'SERVE_UNAVAILABLE';
+  | 'SERVE_UNAVAILABLE'
+  | 'INTERRUPTED';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
-export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply' | 'partial';
+export type ErrorKind = 'rejected' | 'conflict' | 'verify' | 'no-role' | 'internal' | 'model' | 'reply' | 'partial' | 'interrupted';
 
 const KIND: Record<ErrorCode, ErrorKind> = {
   USAGE: 'rejected',
@@ -181,6 +182,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   SERVE_FORBIDDEN: 'rejected',
   SERVE_BAD_REQUEST: 'rejected',
   SERVE_UNAVAILABLE: 'internal',
+  INTERRUPTED: 'interrupted',
 };
 
 /** Every code, sorted; `docs/errors.md` documents each one (a test checks). */
@@ -207,7 +209,7 @@ export class CanvasError extends Error {
     this.data = data;
   }
 
-  /** What the code means to a caller: rejected, conflict, verify, no-role, internal, model, reply or partial. */
+  /** What the code means to a caller: rejected, conflict, verify, no-role, internal, model, reply, partial or interrupted. */
   get kind(): ErrorKind {
     return KIND[this.code];
   }
@@ -226,7 +228,8 @@ export class CanvasError extends Error {
  * Map an error kind to the CLI's exit code (docs/cli.md "Exit codes"): 2 rejected or usage, 3 conflict,
  * 4 verify found a violation, 5 no role, 1 internal; `canvas check` adds 6 the model could not
  * be asked and 7 its reply was refused (docs/coherence.md "Failures"); 8 a build that built the
- * rest of the site but not some canvases (docs/site.md, "One bad canvas does not stop the build").
+ * rest of the site but not some canvases (docs/site.md, "One bad canvas does not stop the build");
+ * 130 (or 143 for SIGTERM) a command stopped by a signal before its write was applied.
  */
 export function exitCodeFor(kind: ErrorKind): number {
   switch (kind) {
@@ -246,6 +249,9 @@ export function exitCodeFor(kind: ErrorKind): number {
       return 7;
     case 'partial':
       return 8;
+    case 'interrupted':
+      // SIGINT's; a command stopped by SIGTERM exits 143 (docs/cli.md, "Signals").
+      return 130;
   }
 }
 

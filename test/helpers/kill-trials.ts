@@ -69,7 +69,8 @@ function git(ws: Workspace, args: string[]): string {
   return execFileSync('git', args, { cwd: ws.repo, encoding: 'utf8' }).trim();
 }
 
-async function setup(): Promise<Workspace> {
+/** The trials' workspace: canvas `c` with a section, four text nodes and the commenter `cam`. */
+export async function trialWorkspace(): Promise<Workspace> {
   const ws = resolveWorkspace({ workspace: tempDir('canvas-kill-') });
   await createCanvas(ws, { ledger: 'c', why: 'kill trials', author: OWNER });
   await grantRole(ws, { ledger: 'c', who: COMMENTER, role: 'commenter', why: 'cam proposes', author: OWNER });
@@ -106,7 +107,7 @@ async function propose(ws: Workspace, i: number): Promise<string> {
  * untimed: a proposal to approve or reject, a grant to revoke (or none, to grant), a node to spare
  * for a remove.
  */
-async function commandFor(ws: Workspace, kind: Kind, i: number): Promise<{ args: string[]; author: string; kind: Kind }> {
+export async function commandFor(ws: Workspace, kind: Kind, i: number): Promise<{ args: string[]; author: string; kind: Kind }> {
   if (kind === 'grant' || kind === 'revoke') {
     const granted = (await readAccess(ws, { ledger: 'c' })).grants.bob !== undefined;
     if (granted === (kind === 'grant')) {
@@ -185,7 +186,7 @@ async function killWriter(root: string, ws: Workspace, args: string[], author: s
 }
 
 /** Working files that differ from main, or files of main missing from the working tree. */
-function offMain(ws: Workspace): string[] {
+export function offMain(ws: Workspace): string[] {
   const paths = git(ws, ['ls-tree', '-r', '--name-only', 'main']).split('\n').filter(Boolean);
   return paths.filter((p) => {
     const file = join(ws.repo, p);
@@ -217,7 +218,7 @@ function privateFiles(ws: Workspace): string[] {
  */
 export async function runKillTrials(options: TrialOptions): Promise<TrialReport> {
   const rand = rng(options.seed);
-  const ws = await setup();
+  const ws = await trialWorkspace();
   const saved = process.env.CANVAS_LOCK_TIMEOUT_MS;
   process.env.CANVAS_LOCK_TIMEOUT_MS = '10000';
   const report: TrialReport = { trials: 0, byKind: {}, byTiming: { random: 0, 'ref-update': 0 }, mainMoved: 0, lockLeft: 0, repaired: 0, privateLeft: 0, failures: [] };

@@ -89,6 +89,8 @@ export class GitHelper {
       cwd: options.repo,
       env: gitEnvironment(),
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group, as every git the store runs (src/store/git/git.ts).
+      detached: true,
     });
     this.child.stdout.on('data', (b: Buffer) => options.onData(b));
     this.child.stderr.on('data', (b: Buffer) => {

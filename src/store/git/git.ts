@@ -34,7 +34,11 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
   }
   env.GIT_CONFIG_NOSYSTEM = '1';
   env.GIT_CONFIG_GLOBAL = '/dev/null';
+  // Never a prompt (docs/remote.md, "Credentials"): no terminal, no askpass program; a missing
+  // or wrong credential fails at once, as REMOTE_AUTH.
   env.GIT_TERMINAL_PROMPT = '0';
+  env.GIT_ASKPASS = '';
+  env.SSH_ASKPASS_REQUIRE = 'never';
   env.GIT_OPTIONAL_LOCKS = '0';
   env.GIT_NO_REPLACE_OBJECTS = '1';
   env.LC_ALL = 'C';
@@ -73,6 +77,10 @@ export function runGit(repo: string, args: readonly string[], options: GitOption
       cwd: repo,
       env: gitEnvironment(options.env),
       stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own: the terminal's Ctrl-C reaches the command, which decides,
+      // never git in the middle of a push or a ref update (docs/store.md, "Signals and the steps
+      // of a write").
+      detached: true,
     });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -17,6 +17,7 @@ import { pushWrite } from '../remote/push-write.js';
 import { noSpace } from '../no-space.js';
 import type { Applied } from '../outcome.js';
 import { writeWorkingFile } from '../working-file.js';
+import { reachStep } from '../write-steps.js';
 import type { EditContext } from './edit-input.js';
 import { readBack } from './read-back.js';
 
@@ -46,6 +47,8 @@ export async function commitDocument(
   // Every working file the commit rewrites is checked before any object is written, so a link
   // on the way is refused with nothing written (docs/store.md, "Where the store writes").
   for (const path of new Set([...Object.keys(files), `${ledger}.xml`])) checkRepoPath(ws.repo, path);
+  const checked = reachStep({ step: 'checked', ledger });
+  if (checked) await checked;
   const gitDir = join(ws.repo, '.git');
   const changes = new Map<string, string>();
   for (const [path, content] of Object.entries(files)) changes.set(path, writeObject(gitDir, 'blob', Buffer.from(content, 'utf8')));
@@ -67,6 +70,10 @@ export async function commitDocument(
   const message = formatCommitMessage(op, node, ctx.why, all);
   const email = ctx.author.who.includes('@') ? ctx.author.who : '';
   const sha = await writeCommit(ws.repo, tree, ctx.main, ctx.author.text, email, message);
+  // The point of no return (docs/store.md, "Signals and the steps of a write"): from here the
+  // push or the ref update may land, so a caller holds its signals until the outcome is out.
+  const committing = reachStep({ step: 'commit', ledger, revision: sha });
+  if (committing) await committing;
   // With a shared remote the write is applied only once the remote took it (docs/remote.md, "Writes").
   if (ctx.remote) await pushWrite(ws.repo, ctx.remote, ledger, sha);
   let bothMoved = true;
@@ -82,6 +89,8 @@ export async function commitDocument(
   // The refs marker vouches for main only when the canvas ref moved with it (docs/store.md,
   // "Canvas refs"); otherwise the next command rebuilds the ref from main.
   if (bothMoved) advanceRefsMarker(gitDir, ctx.main, sha);
+  const moved = reachStep({ step: 'moved', ledger, revision: sha });
+  if (moved) await moved;
   // Applied: main moved, and that is the outcome (docs/store.md, "Concurrency and crashes"). The
   // working files follow the commit (the canvas file is always rewritten); one that cannot be
   // written (a full disk) is lagging, and the next command repairs it: not this write's failure.
@@ -100,6 +109,8 @@ export async function commitDocument(
   if (sha.startsWith('00')) {
     await runGit(ws.repo, ['maintenance', 'run', '--auto', '--quiet'], { allowFail: true }).catch(() => {});
   }
+  const followed = reachStep({ step: 'files', ledger, revision: sha });
+  if (followed) await followed;
   return sha;
 }
 

@@ -20,6 +20,7 @@ import type { Workspace } from '../workspace.js';
 import type { EditContext, PreparedWrite } from './edit-input.js';
 import { recover } from './recover.js';
 import { repoExists } from '../permission-denied.js';
+import { reachStep } from '../write-steps.js';
 
 /**
  * Run a write under the repository lock with its context loaded: the repository exists (made on
@@ -48,6 +49,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
     const started = process.uptime() * 1000;
     try {
       outcome = await withRepoLock(join(ws.repo, '.git'), async () => {
+        const locked = reachStep({ step: 'locked', ledger: w.ledger });
+        if (locked) await locked;
         // A repository made before the store kept reflogs, or a clone, starts keeping them now.
         await keepReflogs(ws.repo);
         await markBaseRule(ws.repo);
@@ -69,6 +72,8 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   // Writing to a canvas makes the writer a watcher (docs/store.md, "Watches and the inbox"):
   // after the lock is let go, and never failing the write that already happened.
   if (outcome.outcome === 'applied' || outcome.outcome === 'proposed') recordWatch(ws, w.author.who, w.ledger, outcome.revision);
+  const done = reachStep({ step: 'done', ledger: w.ledger, ...('revision' in outcome && outcome.revision ? { revision: outcome.revision } : {}) });
+  if (done) await done;
   return outcome;
 }
 
