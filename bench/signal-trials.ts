@@ -17,7 +17,7 @@ if (!Number.isInteger(rounds) || rounds < 1) {
   console.error('usage: npm run signal-trials [-- --rounds N]   (N a whole number of rounds, at least 1)');
   process.exit(2);
 }
-const fixture = await bundleScript('test/cli/fixtures/signal-writer.ts');
+const fixture = await bundleScript('test/cli/fixtures/signal-writer.ts', { splitting: true });
 const started = performance.now();
 try {
   const report = await runSignalTrials({ fixture: fixture.path, rounds, both: true, log: (line) => console.log(line) });

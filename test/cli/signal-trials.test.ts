@@ -15,7 +15,7 @@ import { printedRevision, runSignalTrials, runStopped } from '../helpers/signal-
 let fixture: BundledScript;
 
 beforeAll(async () => {
-  fixture = await bundleScript('test/cli/fixtures/signal-writer.ts');
+  fixture = await bundleScript('test/cli/fixtures/signal-writer.ts', { splitting: true });
 });
 
 afterAll(() => fixture.remove());
@@ -30,7 +30,8 @@ describe('a signal during a write', () => {
     expect(report.bySignal.SIGINT).toBeGreaterThan(0);
     expect(report.bySignal.SIGTERM).toBeGreaterThan(0);
     expect(report.applied + report.stopped).toBe(report.trials);
-  });
+    // Sixty processes, each a write; on a loaded machine they take minutes.
+  }, 600_000);
 
   it('a second Ctrl-C once main moved exits at once with 0, saying the write was applied', async () => {
     const ws = await trialWorkspace();
