@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { ROOT } from './workspace.js';
 
 /** A TypeScript script bundled to plain JavaScript, for a test to run in processes of its own. */
@@ -33,7 +33,7 @@ export async function bundleScript(entry: string, options: { splitting?: boolean
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(join(parent, 'canvas-test-script-'));
   const path = join(dir, basename(entry).replace(/\.ts$/, '.mjs'));
-  const common = { entryPoints: [join(ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' } as const;
+  const common: BuildOptions = { entryPoints: [join(ROOT, entry)], bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' };
   if (options.splitting) await build({ ...common, outdir: dir, splitting: true, outExtension: { '.js': '.mjs' } });
   else await build({ ...common, outfile: path });
   return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
