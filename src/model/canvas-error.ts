@@ -53,6 +53,7 @@ export type ErrorCode =
   | 'BAD_ROLE'
   | 'PROPOSAL_NOT_FOUND'
   | 'PROPOSAL_DECIDED'
+  | 'SELF_APPROVAL'
   | 'NOT_WATCHING'
   | 'IDEMPOTENCY_MISMATCH'
   | 'WORKSPACE_MISMATCH'
@@ -144,6 +145,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BAD_ROLE: 'rejected',
   PROPOSAL_NOT_FOUND: 'rejected',
   PROPOSAL_DECIDED: 'rejected',
+  SELF_APPROVAL: 'rejected',
   NOT_WATCHING: 'rejected',
   IDEMPOTENCY_MISMATCH: 'rejected',
   WORKSPACE_MISMATCH: 'rejected',

@@ -5,7 +5,8 @@ import type { Element as XastElement, ElementContent } from 'xast';
 import { CanvasError } from './canvas-error.js';
 import { layoutJson } from './excalidraw/layout-json.js';
 import { scanJson } from './excalidraw/scan-json.js';
-import { DOC_CONTROL, LONE_SURROGATE, NODE_ID, SVG_NS, VERSION, XML_NONCHAR } from './patterns.js';
+import { NODE_ID, SVG_NS, VERSION } from './patterns.js';
+import { findBadCharacter } from './text-characters.js';
 import { type CanvasNode, type FigureKind, type FigureNode, type LinkNode, type ListNode, NODE_TYPES, type NodeType, type QuestionNode, type SectionNode, type TableNode, type TextNode } from './types.js';
 
 /** The exact attribute set of each element, in canonical order (`docs/schema.md`). */
@@ -65,20 +66,17 @@ export function childPaths(parentPath: string, children: readonly ElementContent
   return out;
 }
 
+/** Refuse a character text may not hold (docs/schema.md, "Characters"). */
 function checkControl(value: string, path: string, where: string): void {
-  const m = DOC_CONTROL.exec(value) ?? XML_NONCHAR.exec(value);
-  if (m) {
-    const cp = m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
-    throw schemaError(
-      path,
-      `${where} holds the character U+${cp}, which a canvas cannot hold; of the control characters only tab and line feed are allowed`,
-      'remove the character',
-      { codePoint: `U+${cp}` },
-    );
-  }
-  if (LONE_SURROGATE.test(value)) {
-    throw schemaError(path, `${where} holds a lone surrogate (not valid Unicode text)`, 'send well-formed text');
-  }
+  const bad = findBadCharacter(value, 'text');
+  if (!bad) return;
+  if (bad.what === 'a lone surrogate') throw schemaError(path, `${where} holds a lone surrogate (not valid Unicode text)`, 'send well-formed text');
+  throw schemaError(
+    path,
+    `${where} holds the character ${bad.codePoint}, which a canvas cannot hold; of the control characters only tab and line feed are allowed`,
+    'remove the character',
+    { codePoint: bad.codePoint },
+  );
 }
 
 /** Blank: nothing but XML white space (space, tab, line feed, carriage return). */

@@ -2,7 +2,7 @@ import { CanvasError } from './canvas-error.js';
 import { scenePayload } from './excalidraw/scene-payload.js';
 import { parsePayload } from './parse-payload.js';
 import { checkInputSize, checkNodeSize } from './size-limits.js';
-import { DOC_CONTROL, LONE_SURROGATE, XML_NONCHAR } from './patterns.js';
+import { findBadCharacter } from './text-characters.js';
 import type { NodePayload } from './types.js';
 
 /**
@@ -33,15 +33,16 @@ export function checkWords(value: string, label: string, path: string): string {
   if (/^[ \t\n]*$/.test(text)) {
     throw new CanvasError('SCHEMA', `${label} is blank`, `give ${label} one or more words`, { path });
   }
-  const m = DOC_CONTROL.exec(text) ?? XML_NONCHAR.exec(text);
-  if (m) {
-    const cp = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-    throw new CanvasError('SCHEMA', `${label} holds the character ${cp}, which a canvas cannot hold`, 'remove it; of the control characters only tab and line feed are allowed', {
-      path,
-    });
-  }
-  if (LONE_SURROGATE.test(text)) {
+  // The one rule of docs/schema.md, "Characters".
+  const bad = findBadCharacter(text, 'text');
+  if (bad?.what === 'a lone surrogate') {
     throw new CanvasError('SCHEMA', `${label} holds a lone surrogate (not valid Unicode text)`, 'send well-formed UTF-16 / UTF-8 text', { path });
+  }
+  if (bad) {
+    throw new CanvasError('SCHEMA', `${label} holds the character ${bad.codePoint}, which a canvas cannot hold`, 'remove it; of the control characters only tab and line feed are allowed', {
+      path,
+      codePoint: bad.codePoint,
+    });
   }
   return text;
 }

@@ -6,7 +6,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { MAX_REASON } from '../model/check-reason.js';
-import { REASON_CONTROL } from '../model/patterns.js';
+import { LINE_BAD } from '../model/text-characters.js';
 import { INPUT_LIMIT } from '../model/size-limits.js';
 import { MERMAID_PIN } from '../render/figures/mermaid-pin.js';
 import { readTemplate } from '../render/html/read-template.js';
@@ -93,7 +93,7 @@ async function jsonBody(c: Context): Promise<unknown> {
 async function session(ctx: ServeContext, ledger: string): Promise<Record<string, unknown>> {
   const revision = await ctx.pages.revision(ledger);
   if (revision === null) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger}`, 'open the index', { ledger });
-  const reason = { pattern: REASON_CONTROL.source, flags: REASON_CONTROL.flags, max: MAX_REASON };
+  const reason = { pattern: LINE_BAD.source, flags: LINE_BAD.flags, max: MAX_REASON };
   if (ctx.author === null) return { ledger, revision, author: null, role: null, proposals: [], reason };
   const who = parseAuthor(ctx.author).who;
   const role = await roleOnCanvas(ctx.ws, { ledger, who });

@@ -47,6 +47,24 @@ function decided(p: ProposalFile): CanvasError {
 }
 
 /**
+ * Refuse an approval by the proposer's own `who` (docs/roles.md, "Proposals"): the record would
+ * show one identity as both who asked and who signed off, which is what a proposal exists to keep
+ * apart. An editor who wants their own change applies it directly.
+ *
+ * @throws CanvasError `SELF_APPROVAL`
+ */
+function checkNotSelf(p: ProposalFile, approver: string): void {
+  const proposer = p.proposedBy.split(' | ')[0];
+  if (proposer !== approver) return;
+  throw new CanvasError(
+    'SELF_APPROVAL',
+    `proposal ${p.id} was made by ${approver}, who cannot approve it too: the approval would record one identity as both who asked and who signed off`,
+    `ask another editor or owner of ${p.ledger} to approve it; or reject it (canvas reject ${p.ledger} ${p.id} --why "...") and make the edit yourself`,
+    { proposal: p.id, who: approver },
+  );
+}
+
+/**
  * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
  *
  * @param open - optional: a reader the caller holds open (it stays open)
@@ -91,7 +109,7 @@ function editOf(p: ProposalFile): EditInput {
  * proposal file is marked approved in the same commit (docs/roles.md).
  *
  * @returns applied, conflict (the proposal stays open), or rejected (`PROPOSAL_NOT_FOUND`,
- *   `PROPOSAL_DECIDED`, `ROLE_TOO_LOW`, ...)
+ *   `PROPOSAL_DECIDED`, `SELF_APPROVAL` (the proposer's own `who`), `ROLE_TOO_LOW`, ...)
  * @throws CanvasError `NO_ROLE`
  */
 export async function approveProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
@@ -122,6 +140,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
           const now = await readProposal(ctx.reader, ctx.revision!, ctx.ledger, proposal.id);
           if (!now) throw notFound(ctx.ledger, proposal.id);
           if (now.status !== 'open') throw decided(now);
+          checkNotSelf(now, ctx.author.who);
           const content = proposalJson({ ...now, status: 'approved', decidedBy: ctx.author.text, decision: ctx.why });
           return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy, proposedWhy: now.why };
         },

@@ -175,7 +175,7 @@ export async function canvasFilesAt(reader: RepoReader, commit: string): Promise
 }
 
 /** The failures to take the lock or to repair after which a read answers from main. */
-const READ_PAST = new Set<string | undefined>(['LOCK_TIMEOUT', 'NO_SPACE', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC']);
+const READ_PAST = new Set<string | undefined>(['LOCK_TIMEOUT', 'NO_SPACE', 'UNSAFE_PATH', 'EACCES', 'EROFS', 'EPERM', 'ENOSPC']);
 
 /**
  * Repair the canvas refs under the repository lock, or, when the lock is held by another live

@@ -2,6 +2,7 @@ import { readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CanvasError } from '../model/canvas-error.js';
+import { checkPrivateFolders } from './check-private-folders.js';
 import { createNewFile } from './create-new-file.js';
 import { randomHex } from './random-hex.js';
 
@@ -96,9 +97,11 @@ function breakStale(path: string, stale: LockContent, privateDir: string): void 
  *   finds what a killed process left (docs/store.md, "Temporary files"): `gitDir` unless given
  *   (a watcher's lock gives the repository's `.git`)
  * @returns what `fn` returns
- * @throws CanvasError `LOCK_TIMEOUT` naming the holder
+ * @throws CanvasError `LOCK_TIMEOUT` naming the holder; `UNSAFE_PATH` when a private folder of
+ *   `privateDir` is a link (checked before the lock is taken: docs/store.md, "Where the store writes")
  */
 export async function withRepoLock<T>(gitDir: string, fn: () => Promise<T>, timeoutMs?: number, privateDir = gitDir): Promise<T> {
+  checkPrivateFolders(privateDir);
   const path = join(gitDir, 'canvas.lock');
   const mine: LockContent = { ...SELF, nonce: randomHex(12) };
   const limit = timeoutMs ?? Number(process.env.CANVAS_LOCK_TIMEOUT_MS ?? 60_000);

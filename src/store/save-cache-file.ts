@@ -1,5 +1,6 @@
 import { mkdirSync, renameSync } from 'node:fs';
 import { dirname, sep } from 'node:path';
+import { checkPrivateFolders } from './check-private-folders.js';
 import { privateName } from './private-name.js';
 import { removeQuietly } from './remove-quietly.js';
 import { writePrivateFile } from './write-private-file.js';
@@ -24,6 +25,8 @@ export function saveCacheFile(path: string, text: string | Uint8Array): void {
   if (at < 0) return;
   let tmp: string | undefined;
   try {
+    // Never through a link (docs/store.md, "Where the store writes"): a cache not saved is only a cache.
+    checkPrivateFolders(path.slice(0, at));
     tmp = writePrivateFile(path.slice(0, at), privateName(path.slice(at + 1).split(sep).join('/')), text);
     mkdirSync(dirname(path), { recursive: true });
     renameSync(tmp, path);

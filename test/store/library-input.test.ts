@@ -22,6 +22,8 @@ describe('the library refuses malformed input with an outcome, never a TypeError
       [{ payload: { text: 42 } }, 'USAGE'],
       [{ why: 42 }, 'BAD_REASON'],
       [{ why: 'lone \ud800 surrogate' }, 'BAD_REASON'],
+      [{ why: 'a noncharacter \ufffe in a reason, which no text may hold' }, 'BAD_REASON'],
+      [{ why: 'and \uffff' }, 'BAD_REASON'],
       [{ author: 7 }, 'BAD_AUTHOR'],
       [{ ledger: ['lib'] }, 'BAD_LEDGER_ID'],
       [{ payload: { text: 'a\ud800b' } }, 'SCHEMA'],
@@ -32,6 +34,42 @@ describe('the library refuses malformed input with an outcome, never a TypeError
       expect(await write(over), JSON.stringify(over)).toMatchObject({ outcome: 'rejected', code });
     }
     expect(repoState(ws)).toEqual(before);
+  });
+
+  it('a payload object is refused as strictly as the same node given as XML, with the same codes, and nothing is dropped', async () => {
+    const ws = tempWorkspace();
+    await createCanvas(ws, { ledger: 'lib', why: 'library input', author: AUTHOR });
+    const base = (await readCanvas(ws, { ledger: 'lib' })).revision;
+    const before = repoState(ws);
+    const write = (payload: unknown) => insertNode(ws, { ledger: 'lib', into: 'root', payload: payload as never, base, why: 'x', author: AUTHOR });
+    const cases: Array<[unknown, string]> = [
+      [{ type: 'section', title: 'S', children: [{ type: 'text', text: 'dropped before' }] }, 'PAYLOAD_CHILDREN'],
+      [{ type: 'text', text: 'a', id: 'ab12' }, 'PAYLOAD_HAS_ID'],
+      [{ type: 'text', text: 'a', v: 3 }, 'PAYLOAD_HAS_ID'],
+      [{ type: 'text', text: 'a', class: 'x' }, 'SCHEMA'],
+      [{ type: 'text', text: 'a', style: 'color: red' }, 'SCHEMA'],
+      [{ type: 'question', text: 'q?', answered: 'yes' }, 'SCHEMA'],
+      [{ type: 'div' }, 'SCHEMA'],
+      [{ type: 'text' }, 'SCHEMA'],
+      [{ type: 'text', text: 7 }, 'SCHEMA'],
+      [{ type: 'text', text: '   ' }, 'SCHEMA'],
+      [{ type: 'text', text: 'a\u0007b' }, 'SCHEMA'],
+      [{ type: 'list', items: ['a', 2] }, 'SCHEMA'],
+      [{ type: 'table', rows: [['a', 'b'], ['c']] }, 'SCHEMA'],
+      [{ type: 'link', href: 'https://example.org' }, 'SCHEMA'],
+      [{ type: 'figure', kind: 'diagram', source: 'diagram 1', svg: { type: 'element', name: 'svg', attributes: {}, children: [] } }, 'SCHEMA'],
+      [{ type: 'figure', kind: 'svg', source: 'dropped', svg: { type: 'element', name: 'svg', attributes: { xmlns: 'http://www.w3.org/2000/svg' }, children: [] } }, 'SCHEMA'],
+      [{ type: 'figure', kind: 'svg', svg: { type: 'element', name: 'svg x="1"', attributes: {}, children: [] } }, 'SCHEMA'],
+      [Object.assign(Object.create({ inherited: true }), { type: 'text', text: 'a' }), 'SCHEMA'],
+    ];
+    for (const [payload, code] of cases) {
+      expect(await write(payload), JSON.stringify(payload)).toMatchObject({ outcome: 'rejected', code });
+    }
+    expect(repoState(ws)).toEqual(before);
+    // A good one is written exactly as the same node given as XML.
+    const o = await write({ type: 'question', text: 'Who owns it?', answered: true });
+    expect(o.outcome).toBe('applied');
+    expect((await readCanvas(ws, { ledger: 'lib' })).xml).toMatch(/<question id="[a-z0-9]+" v="1" answered="true">Who owns it\?<\/question>/);
   });
 
   it('normalizes CRLF and CR in sugar text the way XML normalizes them', async () => {

@@ -79,6 +79,27 @@ describe('roles, grants and proposals (design section 6)', () => {
     void base;
   });
 
+  it('a proposer who became editor cannot approve their own proposal (SELF_APPROVAL), whatever their step; another editor can', async () => {
+    const { ws, node } = await canvasWithNode();
+    await grantRole(ws, { ledger: 'r', who: 'cam', role: 'commenter', why: 'cam joins', author: AUTHOR });
+    const head = (await readCanvas(ws, { ledger: 'r' })).revision;
+    const p = await replaceNode(ws, { ledger: 'r', node, payload: { text: 'cam says' }, base: head, why: 'a proposal', author: 'cam | step:draft' });
+    const id = (p as { proposalId: string }).proposalId;
+    await grantRole(ws, { ledger: 'r', who: 'cam', role: 'editor', why: 'cam edits now', author: AUTHOR });
+    const before = repoState(ws);
+    expect(await approveProposal(ws, { ledger: 'r', proposal: id, why: 'mine, fine', author: 'cam | step:review' })).toMatchObject({
+      outcome: 'rejected',
+      code: 'SELF_APPROVAL',
+      data: { proposal: id, who: 'cam' },
+    });
+    expect(repoState(ws)).toEqual(before);
+    const cli = await runCli(ws, ['approve', 'r', id, '--why', 'mine', '--author', 'cam', '--json']);
+    expect(cli.code).toBe(2);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ outcome: 'rejected', code: 'SELF_APPROVAL' });
+    expect((await listProposals(ws, { ledger: 'r' }))[0]).toMatchObject({ id, status: 'open' });
+    expect((await approveProposal(ws, { ledger: 'r', proposal: id, why: 'agreed', author: AUTHOR })).outcome).toBe('applied');
+  });
+
   it('grants are the owner\'s; an explicit grant beats *; the last owner stays', async () => {
     const { ws, node } = await canvasWithNode();
     await grantRole(ws, { ledger: 'r', who: '*', role: 'viewer', why: 'everyone reads', author: AUTHOR });

@@ -146,4 +146,34 @@ describe('the store never writes through a link (UNSAFE_PATH)', () => {
     expect(v.code).toBe(4);
     expect(v.stdout).toContain('UNSAFE_PATH');
   });
+
+  for (const folder of ['canvas-tmp', 'canvas-cache', 'canvas-cache/trees']) {
+    it(`a symbolic link at .git/${folder} is refused before the lock is taken: nothing written there or here, verify refuses too, a read writes nothing through it`, async () => {
+      const { ws, node } = await setup();
+      const o = outside();
+      const at = join(ws.repo, '.git', folder);
+      rmSync(at, { recursive: true, force: true });
+      mkdirSync(join(o.dir, 'private'));
+      symlinkSync(join(o.dir, 'private'), at);
+      const untouched = o.tree();
+      const before = repoState(ws);
+      const count = objects(ws);
+      const base = (await readCanvas(ws, { ledger: 'r' })).revision;
+      expect(o.tree()).toEqual(untouched);
+      const w = await replaceNode(ws, { ledger: 'r', node, payload: { text: 'Through a link?' }, base, why: 'no', author: AUTHOR });
+      expect(w).toMatchObject({ outcome: 'rejected', code: 'UNSAFE_PATH', data: { path: at } });
+      expect(repoState(ws)).toEqual(before);
+      expect(objects(ws)).toBe(count);
+      expect(o.tree()).toEqual(untouched);
+      await expect(verifyWorkspace(ws)).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+      const v = await runCli(ws, ['verify', '--json']);
+      expect(v.code).toBe(2);
+      expect(JSON.parse(v.stdout).error).toMatchObject({ code: 'UNSAFE_PATH' });
+      expect(o.tree()).toEqual(untouched);
+      // Once the link is gone the store makes the folder again and the write applies.
+      rmSync(at);
+      expect((await replaceNode(ws, { ledger: 'r', node, payload: { text: 'Written.' }, base, why: 'now', author: AUTHOR })).outcome).toBe('applied');
+      expect((await verifyWorkspace(ws)).violations).toEqual([]);
+    });
+  }
 });

@@ -1,6 +1,7 @@
 import type { Anchor } from '../../model/edit-tree.js';
 import type { Author } from '../../model/parse-author.js';
 import { type PayloadInput, payloadFromInput } from '../../model/payload-from-input.js';
+import { payloadFromTree } from '../../model/payload-from-tree.js';
 import { checkNodeSize } from '../../model/size-limits.js';
 import type { Canvas, NodePayload } from '../../model/types.js';
 import type { CanvasFacts } from '../canvas-facts.js';
@@ -100,16 +101,16 @@ export interface PreparedWrite {
 
 /**
  * The edit with its payload as a tree: an XML fragment or sugar is parsed, and a payload given as a
- * tree is held to the node limit too (docs/canonical.md "Size limits").
+ * tree is checked as strictly as the same node given as XML (docs/library.md, "Payload
+ * objects") and held to the node limit too (docs/canonical.md "Size limits").
  *
- * @throws CanvasError `XML_PARSE`, `SCHEMA`, `PAYLOAD_HAS_ID`, `TOO_LARGE`, ... for a bad payload
+ * @throws CanvasError `XML_PARSE`, `SCHEMA`, `PAYLOAD_HAS_ID`, `PAYLOAD_CHILDREN`, `TOO_LARGE`, ... for a bad payload
  */
 export function toSpec(input: EditInput): EditSpec {
   if (!('payload' in input)) return input;
   const p = input.payload;
   const given = p !== null && typeof p === 'object' && 'type' in p;
-  const payload = given ? p : payloadFromInput(p as PayloadInput);
-  // A payload given as a tree is held to the node limit too (docs/canonical.md "Size limits").
+  const payload = given ? payloadFromTree(p) : payloadFromInput(p as PayloadInput);
   if (given) checkNodeSize(payload);
   return { ...input, payload } as EditSpec;
 }
