@@ -3,10 +3,11 @@ import { basename, join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 
 /**
- * The folders under a repository's `.git` where the store writes its own files: the private
- * files (`canvas-tmp`), the caches and the watches (docs/store.md, "Where the store writes").
+ * The folders under a repository's `.git` where a command under the repository lock writes the
+ * store's own files: the private files (`canvas-tmp`) and the caches (docs/store.md, "Where the
+ * store writes"). The watches' folder is checked by the watcher's lock.
  */
-const GIT_FOLDERS = ['canvas-tmp', 'canvas-cache', 'canvas-cache/trees', 'canvas-cache/actors', 'canvas-cache/search', 'canvas-watch'];
+const GIT_FOLDERS = ['canvas-tmp', 'canvas-cache', 'canvas-cache/trees', 'canvas-cache/actors', 'canvas-cache/search'];
 
 /**
  * Refuse a private folder that is a symbolic link or not a directory (docs/store.md, "Where the
@@ -16,11 +17,11 @@ const GIT_FOLDERS = ['canvas-tmp', 'canvas-cache', 'canvas-cache/trees', 'canvas
  * Absent is fine: the store makes it.
  *
  * @param dir - the folder whose `canvas-tmp` holds a lock's private files: a repository's `.git`
- *   (then its caches and watches are checked too), or `state/publish`
+ *   (then its caches are checked too), or `state/publish`
+ * @param names - the folders of `dir` to check, instead of those
  * @throws CanvasError `UNSAFE_PATH` naming the folder (`data.path`)
  */
-export function checkPrivateFolders(dir: string): void {
-  const names = basename(dir) === '.git' ? GIT_FOLDERS : ['canvas-tmp'];
+export function checkPrivateFolders(dir: string, names: readonly string[] = basename(dir) === '.git' ? GIT_FOLDERS : ['canvas-tmp']): void {
   for (const name of names) {
     const path = join(dir, name);
     let isDir: boolean;

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
@@ -6,7 +5,7 @@ import { parseAuthor } from '../model/parse-author.js';
 import { canvasNotFound } from './canvas-not-found.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
-import { createWatch, readWatch, removeWatch, type Watch, watcherDir } from './watch-files.js';
+import { createWatch, makeWatcherDir, readWatch, removeWatch, type Watch } from './watch-files.js';
 import type { Workspace } from './workspace.js';
 
 /** What `canvas watch` and `canvas unwatch` take: the canvas and the author whose `who` watches. */
@@ -36,9 +35,7 @@ export interface WatchResult {
  * `canvas verify` find what a killed process left (docs/store.md, "Temporary files").
  */
 export function withWatcherLock<T>(ws: Workspace, who: string, fn: () => Promise<T>): Promise<T> {
-  const dir = watcherDir(ws, who);
-  mkdirSync(dir, { recursive: true });
-  return withRepoLock(dir, fn, undefined, join(ws.repo, '.git'));
+  return withRepoLock(makeWatcherDir(ws, who), fn, undefined, join(ws.repo, '.git'));
 }
 
 /**

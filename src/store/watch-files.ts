@@ -5,6 +5,7 @@ import { createNewFile } from './create-new-file.js';
 import { privateName } from './private-name.js';
 import { removeQuietly } from './remove-quietly.js';
 import { writePrivateFile } from './write-private-file.js';
+import { checkPrivateFolders } from './check-private-folders.js';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -41,6 +42,21 @@ export function watchRoot(ws: Workspace): string {
  */
 export function watcherDir(ws: Workspace, who: string): string {
   return join(watchRoot(ws), who.length <= 128 ? who : `_${createHash('sha256').update(who).digest('hex')}`);
+}
+
+/**
+ * Make a watcher's folder if it is missing, never through a link (docs/store.md, "Where the store
+ * writes"): `.git/canvas-watch` and the watcher's folder are each a directory or absent.
+ *
+ * @returns the folder
+ * @throws CanvasError `UNSAFE_PATH`
+ */
+export function makeWatcherDir(ws: Workspace, who: string): string {
+  const dir = watcherDir(ws, who);
+  const gitDir = join(ws.repo, '.git');
+  checkPrivateFolders(gitDir, ['canvas-watch', relative(gitDir, dir)]);
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 function watchPath(ws: Workspace, who: string, ledger: string): string {
@@ -138,8 +154,7 @@ function watchText(w: Watch): string {
  * @returns true when this call created it, false when the watch was there
  */
 export function createWatch(ws: Workspace, w: Watch): boolean {
-  const path = watchPath(ws, w.who, w.ledger);
-  mkdirSync(join(path, '..'), { recursive: true });
+  const path = join(makeWatcherDir(ws, w.who), `${w.ledger}.json`);
   return createNewFile(join(ws.repo, '.git'), path, watchText(w));
 }
 
@@ -148,9 +163,8 @@ export function createWatch(ws: Workspace, w: Watch): boolean {
  * "Temporary files"), complete on disk before it is renamed into place.
  */
 export function replaceWatch(ws: Workspace, w: Watch): void {
-  const path = watchPath(ws, w.who, w.ledger);
+  const path = join(makeWatcherDir(ws, w.who), `${w.ledger}.json`);
   const gitDir = join(ws.repo, '.git');
-  mkdirSync(join(path, '..'), { recursive: true });
   const tmp = writePrivateFile(gitDir, privateName(relative(gitDir, path)), watchText(w));
   try {
     renameSync(tmp, path);

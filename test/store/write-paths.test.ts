@@ -176,4 +176,20 @@ describe('the store never writes through a link (UNSAFE_PATH)', () => {
       expect((await verifyWorkspace(ws)).violations).toEqual([]);
     });
   }
+
+  it('a symbolic link at .git/canvas-watch: the write applies, its watch is dropped, nothing is made through the link, canvas watch is UNSAFE_PATH', async () => {
+    const { ws, node } = await setup();
+    const o = outside();
+    const at = join(ws.repo, '.git', 'canvas-watch');
+    rmSync(at, { recursive: true, force: true });
+    mkdirSync(join(o.dir, 'watches'));
+    symlinkSync(join(o.dir, 'watches'), at);
+    const untouched = o.tree();
+    const base = (await readCanvas(ws, { ledger: 'r' })).revision;
+    expect((await replaceNode(ws, { ledger: 'r', node, payload: { text: 'Applied.' }, base, why: 'the watch is not the write', author: AUTHOR })).outcome).toBe('applied');
+    const w = await runCli(ws, ['watch', 'r', '--json'], { CANVAS_AUTHOR: 'newcomer' });
+    expect(w.code).toBe(2);
+    expect(JSON.parse(w.stdout).error).toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(o.tree()).toEqual(untouched);
+  });
 });
