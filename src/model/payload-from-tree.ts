@@ -1,5 +1,6 @@
 import type { Element as XastElement } from 'xast';
 import { CanvasError } from './canvas-error.js';
+import { checkScene } from './excalidraw/check-scene.js';
 import { parsePayload } from './parse-payload.js';
 import { serializeNode } from './serialize-node.js';
 import { checkInputSize } from './size-limits.js';
@@ -130,5 +131,9 @@ export function payloadFromTree(value: unknown): NodePayload {
   } as NodePayload;
   const xml = serializeNode(node, { payload: true });
   checkInputSize(xml.length, 'the payload', 'characters');
-  return parsePayload(xml);
+  const payload = parsePayload(xml);
+  // The parser lays a writer's scene out; an object's must be laid out already, as stored
+  // (docs/excalidraw.md, "The stored form"): refused, not rewritten.
+  if (payload.type === 'figure' && payload.kind === 'excalidraw') checkScene(value.source as string);
+  return payload;
 }
