@@ -17,6 +17,8 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> =
   ['BASECAMP_CONTACT', 'canvas publish: the contact for the default User-Agent "canvas (<contact>)"'],
   ['CANVAS_LOCK_TIMEOUT_MS', 'how long a write waits for the repository lock, in ms (default 60000), before LOCK_TIMEOUT'],
   ['CANVAS_GIT_IDLE_MS', 'how long a long-lived process keeps its git helpers after their last use, in ms (default 2000)'],
+  ['CANVAS_REMOTE_TOKEN', "the shared remote's token, given to git by a credential helper when it asks (never in a URL or an argument)"],
+  ['CANVAS_REMOTE_USER', 'the user name given with CANVAS_REMOTE_TOKEN (default x-access-token)'],
   ['CANVAS_PUSH_ROUNDS', 'with a shared remote: how many pushes a write tries when others push first, 1 to 100 (default 8), before REMOTE_BUSY'],
   ['CANVAS_DEBUG', '1: an internal error prints its stack trace'],
   ['CANVAS_COMPILE_CACHE', "the compile cache's directory, an absolute path (default <tmpdir>/canvas-compile-cache-<uid>)"],

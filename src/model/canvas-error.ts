@@ -71,6 +71,7 @@ export type ErrorCode =
   | 'REMOTE_NOT_BARE'
   | 'REMOTE_UNREACHABLE'
   | 'REMOTE_REFUSED'
+  | 'REMOTE_AUTH'
   | 'REMOTE_BUSY'
   | 'REMOTE_DIVERGED'
   | 'GIT_HELPER_FAILED'
@@ -163,6 +164,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   REMOTE_NOT_BARE: 'rejected',
   REMOTE_UNREACHABLE: 'internal',
   REMOTE_REFUSED: 'internal',
+  REMOTE_AUTH: 'rejected',
   REMOTE_BUSY: 'internal',
   REMOTE_DIVERGED: 'rejected',
   GIT_HELPER_FAILED: 'internal',

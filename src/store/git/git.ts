@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CanvasError } from '../../model/canvas-error.js';
+import { maskCredentials } from '../../model/mask-credentials.js';
 import { noSpace } from '../no-space.js';
 
 /** The result of one git process. */
@@ -18,6 +19,14 @@ export interface GitOptions {
   /** Return a non-zero exit instead of throwing `GIT_FAILED`. */
   allowFail?: boolean;
 }
+
+/**
+ * The credential helper of `CANVAS_REMOTE_TOKEN` (docs/remote.md, "Credentials"): asked for a
+ * credential (`get`), it answers with `CANVAS_REMOTE_USER` (default `x-access-token`, which
+ * hosted git servers take beside a token) and the token, both read from its environment; asked to
+ * store or erase one, it does nothing.
+ */
+const TOKEN_HELPER = '!f() { test "$1" = get || return 0; echo "username=$CANVAS_REMOTE_USER"; echo "password=$CANVAS_REMOTE_TOKEN"; }; f';
 
 /**
  * The store's git environment (docs/store.md "Git's environment"): every `GIT_*` variable of the caller is
@@ -39,6 +48,14 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
   env.GIT_TERMINAL_PROMPT = '0';
   env.GIT_ASKPASS = '';
   env.SSH_ASKPASS_REQUIRE = 'never';
+  // A token in the environment answers git's credential question, read by the helper when git
+  // asks: never in an argument, a URL or a file.
+  if (process.env.CANVAS_REMOTE_TOKEN) {
+    env.CANVAS_REMOTE_USER = process.env.CANVAS_REMOTE_USER || 'x-access-token';
+    env.GIT_CONFIG_COUNT = '1';
+    env.GIT_CONFIG_KEY_0 = 'credential.helper';
+    env.GIT_CONFIG_VALUE_0 = TOKEN_HELPER;
+  }
   env.GIT_OPTIONAL_LOCKS = '0';
   env.GIT_NO_REPLACE_OBJECTS = '1';
   env.LC_ALL = 'C';
@@ -87,7 +104,7 @@ export function runGit(repo: string, args: readonly string[], options: GitOption
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', (e) => {
-      reject(new CanvasError('GIT_FAILED', `could not run git: ${e.message}`, 'install git and put it on PATH', { args }));
+      reject(new CanvasError('GIT_FAILED', `could not run git: ${e.message}`, 'install git and put it on PATH', { args: args.map(maskCredentials) }));
     });
     child.on('close', (code) => {
       const result = { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), code: code ?? 1 };
@@ -97,9 +114,10 @@ export function runGit(repo: string, args: readonly string[], options: GitOption
           reject(full);
           return;
         }
+        // A URL's credentials are never repeated (docs/remote.md, "Credentials").
         reject(
-          new CanvasError('GIT_FAILED', `git ${args[0]} failed: ${result.stderr.trim() || `exit ${result.code}`}`, 'run `canvas verify` to check the repository', {
-            args,
+          new CanvasError('GIT_FAILED', `git ${args[0]} failed: ${maskCredentials(result.stderr.trim()) || `exit ${result.code}`}`, 'run `canvas verify` to check the repository', {
+            args: args.map(maskCredentials),
             code: result.code,
           }),
         );

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
+import { maskCredentials } from '../../model/mask-credentials.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
 import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
@@ -42,7 +43,8 @@ export async function copyRemote(given: string, at?: string): Promise<RemoteCopy
     });
     if (fetched.code !== 0) {
       if (/couldn't find remote ref refs\/heads\/main/.test(fetched.stderr)) {
-        throw new CanvasError('NO_CANVAS_FOUND', `the remote ${url} has no main: no canvas was ever pushed there`, 'check the URL; a first write pushes main', { url });
+        const shown = maskCredentials(url);
+        throw new CanvasError('NO_CANVAS_FOUND', `the remote ${shown} has no main: no canvas was ever pushed there`, 'check the URL; a first write pushes main', { url: shown });
       }
       throw remoteFailed('fetch', url, fetched.stderr, false);
     }
@@ -52,7 +54,8 @@ export async function copyRemote(given: string, at?: string): Promise<RemoteCopy
       const sha = /^[0-9a-f]{7,40}$/.test(at) ? (await runGit(ws.repo, ['rev-parse', '--verify', '--quiet', `${at}^{commit}`], { allowFail: true })).stdout.trim() : '';
       const onMain = sha !== '' && (await runGit(ws.repo, ['merge-base', '--is-ancestor', sha, main], { allowFail: true })).code === 0;
       if (!onMain) {
-        throw new CanvasError('USAGE', `--at ${at} is not a commit of the main of ${url}`, 'pass a sha from `git log main` of the remote (7 to 40 hex characters)', { at, url });
+        const shown = maskCredentials(url);
+        throw new CanvasError('USAGE', `--at ${at} is not a commit of the main of ${shown}`, 'pass a sha from `git log main` of the remote (7 to 40 hex characters)', { at, url: shown });
       }
       await withRepoLock(join(ws.repo, '.git'), async () => {
         await runGit(ws.repo, ['update-ref', 'refs/heads/main', sha, main]);

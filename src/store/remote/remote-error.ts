@@ -1,16 +1,35 @@
 import { CanvasError } from '../../model/canvas-error.js';
+import { maskCredentials } from '../../model/mask-credentials.js';
 
 /**
- * The error for a fetch or push that did not reach the remote, or that the remote refused
- * (docs/errors.md, `REMOTE_UNREACHABLE`, `REMOTE_REFUSED`): git's own message, last lines first.
+ * What git says when the remote wanted a credential it was not given, or refused the one it was
+ * (over HTTP: 401, or no terminal to ask on; over ssh: the key refused).
+ */
+const AUTH = /Authentication failed|could not read (?:Username|Password)|terminal prompts disabled|returned error: 40[13]\b|HTTP Basic: Access denied|Permission denied \((?:publickey|password|keyboard-interactive)/i;
+
+/**
+ * The error for a fetch or push that did not reach the remote, that the remote refused, or that
+ * lacked a credential the remote wanted (docs/errors.md, `REMOTE_UNREACHABLE`, `REMOTE_REFUSED`,
+ * `REMOTE_AUTH`): git's own message, last lines first, with every credential in it and in the
+ * URL masked (docs/remote.md, "Credentials").
  *
  * @param what - `fetch` or `push`
- * @param url - the remote's URL
- * @param stderr - what git said
+ * @param given - the remote's URL (its credentials masked here)
+ * @param raw - what git said (its credentials masked here)
  * @param refused - whether the remote answered and refused (a hook, a permission), rather than not answering
  */
-export function remoteFailed(what: 'fetch' | 'push', url: string, stderr: string, refused: boolean): CanvasError {
+export function remoteFailed(what: 'fetch' | 'push', given: string, raw: string, refused: boolean): CanvasError {
+  const url = maskCredentials(given);
+  const stderr = maskCredentials(raw);
   const said = stderr.trim().split('\n').filter(Boolean).slice(-3).join('; ') || 'no message';
+  if (AUTH.test(stderr)) {
+    return new CanvasError(
+      'REMOTE_AUTH',
+      `the remote ${url} wants a credential it was not given, or refused the one it was: ${said}`,
+      'nothing was written; give git the credential without a prompt: a token in CANVAS_REMOTE_TOKEN (CANVAS_REMOTE_USER for the user name), a credential helper in the repository, or an ssh key (docs/remote.md, "Credentials")',
+      { url, stderr },
+    );
+  }
   return refused
     ? new CanvasError('REMOTE_REFUSED', `the remote ${url} refused the ${what}: ${said}`, 'nothing was written; see what the remote says (its hooks, your permissions), then write again', {
         url,

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
+import { maskCredentials } from '../../model/mask-credentials.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
 import { withRepoLock } from '../repo-lock.js';
@@ -23,9 +24,10 @@ export interface RemoteReport {
  * refused with nothing set and nothing made. Nothing is fetched or pushed: the next write or `canvas sync` does.
  *
  * @param url - a git URL, or a path to a repository (made absolute)
- * @returns the URL as set
+ * @returns the URL as set, its credentials masked (docs/remote.md, "Credentials")
  * @throws CanvasError `BAD_REMOTE`; `REMOTE_NOT_BARE` for a directory (a path or a `file://`
- *   URL) that is not a bare git repository; `REMOTE_UNREACHABLE`
+ *   URL) that is not a bare git repository; `REMOTE_UNREACHABLE`; `REMOTE_AUTH` (a credential
+ *   missing or refused)
  */
 export async function setRemote(ws: Workspace, url: string): Promise<string> {
   const target = remoteTarget(url);
@@ -40,7 +42,7 @@ export async function setRemote(ws: Workspace, url: string): Promise<string> {
     await runGit(ws.repo, ['config', '--add', `remote.${REMOTE}.fetch`, `+refs/heads/*:${TRACKING}/heads/*`]);
     await runGit(ws.repo, ['config', '--add', `remote.${REMOTE}.fetch`, `+refs/canvas/*:${TRACKING}/canvas/*`]);
   });
-  return target;
+  return maskCredentials(target);
 }
 
 /**
@@ -88,9 +90,9 @@ function remoteTarget(url: string): string {
   if (target !== null) return target;
   throw new CanvasError(
     'BAD_REMOTE',
-    `"${url}" is not a git remote: neither a URL git speaks (git://, ssh://, http(s)://, file://, user@host:path) nor an existing directory`,
+    `"${maskCredentials(url)}" is not a git remote: neither a URL git speaks (git://, ssh://, http(s)://, file://, user@host:path) nor an existing directory`,
     'pass the URL of the shared repository, or the path of a bare repository (git init --bare DIR)',
-    { url },
+    { url: maskCredentials(url) },
   );
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { maskCredentials } from '../../model/mask-credentials.js';
 import { runGit } from '../git/git.js';
 
 /** The git remote, in the repository's own config, a workspace shares its refs through (docs/remote.md, "The remote"). */
@@ -24,8 +25,10 @@ export function gitTarget(url: string): string | null {
 }
 
 /**
- * The shared remote's URL, or null when the workspace has none (docs/remote.md, "The remote").
- * A repository without the remote costs one read of `.git/config` and no git process.
+ * The shared remote's URL as it may be shown, its credentials masked (docs/remote.md,
+ * "Credentials"), or null when the workspace has none (docs/remote.md, "The remote"). git is
+ * given the remote by its name, never this URL. A repository without the remote costs one read
+ * of `.git/config` and no git process.
  *
  * @param repo - the repository's work tree (`state/canvas`)
  */
@@ -38,5 +41,5 @@ export async function remoteUrl(repo: string): Promise<string | null> {
   }
   if (!config.includes(`[remote "${REMOTE}"]`)) return null;
   const { stdout, code } = await runGit(repo, ['config', '--get', `remote.${REMOTE}.url`], { allowFail: true });
-  return code === 0 && stdout.trim() !== '' ? stdout.trim() : null;
+  return code === 0 && stdout.trim() !== '' ? maskCredentials(stdout.trim()) : null;
 }
