@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { insideRepository } from '../store/inside-repository.js';
 import { noSpace } from '../store/no-space.js';
+import { sweepAbandoned } from '../store/remove-if-abandoned.js';
 import type { Workspace } from '../store/workspace.js';
 
 /**
@@ -62,6 +63,9 @@ export function writeOutput(file: string, content: string, ws: Workspace): strin
     }
   }
   keepOut(target);
+  // The private files of runs killed before their rename, for this file only: their process gone
+  // and an hour old (docs/cli.md, "render").
+  sweepAbandoned(dirname(target), new RegExp(`^\\.${basename(target).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.([1-9]\\d{0,6})\\.[0-9a-f]{8}\\.tmp$`));
   const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     writeFileSync(tmp, content, { flag: 'wx' });

@@ -6,10 +6,14 @@ import { maskCredentials } from '../../model/mask-credentials.js';
 import { ensureRepo } from '../ensure-repo.js';
 import { runGit } from '../git/git.js';
 import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
+import { sweepAbandoned } from '../remove-if-abandoned.js';
 import { withRepoLock } from '../repo-lock.js';
 import { resolveWorkspace, type Workspace } from '../workspace.js';
 import { remoteFailed } from './remote-error.js';
 import { gitTarget } from './shared-remote.js';
+
+/** The private copy's folder: `canvas-from-<pid>-XXXXXX` in the system's temporary directory. */
+const COPY = /^canvas-from-([1-9]\d{0,6})-[A-Za-z0-9]{6}$/;
 
 /** A workspace of its own holding a remote's refs, for a build with no workspace; removed by `dispose`. */
 export interface RemoteCopy {
@@ -33,7 +37,9 @@ export interface RemoteCopy {
 export async function copyRemote(given: string, at?: string): Promise<RemoteCopy> {
   // A relative path means the caller's directory, not the private repository git runs in.
   const url = gitTarget(given) ?? given;
-  const root = mkdtempSync(join(tmpdir(), 'canvas-from-'));
+  // The copies of builds killed before they removed theirs (docs/remote.md, "CI from the remote").
+  sweepAbandoned(tmpdir(), COPY, true);
+  const root = mkdtempSync(join(tmpdir(), `canvas-from-${process.pid}-`));
   const dispose = () => rmSync(root, { recursive: true, force: true });
   try {
     const ws = resolveWorkspace({ workspace: root });
