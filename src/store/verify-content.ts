@@ -21,7 +21,8 @@ export async function checkContent(before: Canvas | null, after: Canvas, report:
   for (const [id, { node }] of indexNodes(after)) {
     if (node.type !== 'figure') continue;
     const old = previous.get(id)?.node;
-    if (old && serializeNode(old) === serializeNode(node)) continue;
+    // The same object is the same node (a top-level node whose text did not change is parsed once).
+    if (old === node || (old && serializeNode(old) === serializeNode(node))) continue;
     try {
       await checkFigures(node);
     } catch (e) {

@@ -11,9 +11,10 @@ import { danglingLinks, type LinkedCanvas, type LinkWarning } from '../model/dan
 import { indexNodes } from '../model/index-nodes.js';
 import { linksOf } from '../model/links-of.js';
 import { parseAuthor } from '../model/parse-author.js';
+import { type CanonicalCanvas, parseCanonicalCanvas } from '../model/parse-canonical-canvas.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
-import type { Canvas } from '../model/types.js';
+import type { Canvas, CanvasNode } from '../model/types.js';
 import { type CanvasCommit, commitText, formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from './canvas-commit.js';
 import { type CanvasFacts, emptyFacts, foldCommit } from './canvas-facts.js';
 import { withoutCrud } from './git/git-ident.js';
@@ -56,7 +57,12 @@ interface CanvasState {
   revision: string;
   /** The document at the last revision whose document parsed (null when none has yet). */
   canvas: Canvas | null;
+  /** How many commits named each node so far (carried from commit to commit, changed in place). */
   counts: Map<string, number>;
+  /** The nodes whose `v` disagreed with their count at the last revision, in document order. */
+  wrongVersions: string[];
+  /** The last document as {@link parseCanonicalCanvas} read it (null when it was not canonical). */
+  canonical: CanonicalCanvas | null;
   xml: Buffer;
   /** The facts folded from the chain so far, as the cache in `.git/canvas-cache/` holds them. */
   facts: CanvasFacts;
@@ -71,6 +77,8 @@ interface Replay {
   /** The facts caches found, by ledger: what they hold, and whether their revision was met. */
   caches: Map<string, { facts: Record<string, unknown>; met: boolean }>;
   reader: RepoReader;
+  /** An object's bytes: asked for ahead of the commit that needs them (see {@link prefetch}). */
+  object: (sha: string) => Promise<Buffer | null>;
   /**
    * Whether the commit at hand falls under the `base` rule: false up to and including the main
    * sha the repository records in `canvas.chainBasesSince` (commits written when any earlier
@@ -252,7 +260,13 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   await markBaseRule(ws.repo);
   const since = await baseRuleSince(ws.repo);
   const main = await reader.main();
-  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader, baseRule: since === null };
+  const asked = new Map<string, Promise<Buffer | null>>();
+  const object = (sha: string) => {
+    const early = asked.get(sha);
+    asked.delete(sha);
+    return early ?? reader.object(sha);
+  };
+  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader, object, baseRule: since === null };
   let count = 0;
   if (main) {
     const { stdout } = await runGit(ws.repo, [
@@ -262,7 +276,9 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
       main,
     ]);
     let previousMain: string | null = null;
-    for (const logged of parseLog(stdout)) {
+    const commits = parseLog(stdout);
+    for (const [i, logged] of commits.entries()) {
+      prefetch(commits, i, asked, reader);
       const c = logged.commit;
       count += 1;
       const report = (rule: VerifyRule, message: string, extra: Partial<Violation> = {}) => {
@@ -321,12 +337,32 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired, warnings };
 }
 
+/** How many commits ahead the replay asks git for the files they changed. */
+const AHEAD = 8;
+
+/**
+ * Ask git now for the files the commits up to {@link AHEAD} after `i` changed, so that git reads
+ * and inflates them while the replay checks the commits before (the reader's requests are
+ * answered in order, one process): the replay then waits for git about once, not once a commit.
+ */
+function prefetch(commits: readonly LoggedCommit[], i: number, asked: Map<string, Promise<Buffer | null>>, reader: RepoReader): void {
+  const ahead = commits[i + AHEAD] ?? null;
+  for (const logged of i === 0 ? commits.slice(0, AHEAD + 1) : ahead ? [ahead] : []) {
+    for (const f of logged.files) {
+      if (f.status.startsWith('D') || asked.has(f.newSha)) continue;
+      const p = reader.object(f.newSha);
+      p.catch(() => {});
+      asked.set(f.newSha, p);
+    }
+  }
+}
+
 /** The access and proposal files a commit changed, with their new bytes (null when deleted). */
-async function fileChanges(files: RawEntry[], reader: RepoReader): Promise<FileChange[]> {
+async function fileChanges(files: RawEntry[], object: (sha: string) => Promise<Buffer | null>): Promise<FileChange[]> {
   const out: FileChange[] = [];
   for (const f of files) {
     if (!/^access\/[^/]+\.json$/.test(f.path) && !/^proposals\/[^/]+\/[^/]+\.json$/.test(f.path)) continue;
-    out.push({ path: f.path, content: f.status.startsWith('D') ? null : await reader.object(f.newSha) });
+    out.push({ path: f.path, content: f.status.startsWith('D') ? null : await object(f.newSha) });
   }
   return out;
 }
@@ -338,7 +374,7 @@ async function checkCommit(
   report: (rule: VerifyRule, message: string, extra?: Partial<Violation>) => void,
 ): Promise<void> {
   const { commit: c, files } = logged;
-  const { canvases, reader } = replay;
+  const { canvases } = replay;
   if (c.parents.length !== (previousMain ? 1 : 0)) {
     report('commit', `a commit with ${c.parents.length} parents: main is linear, one parent per commit`);
   }
@@ -399,41 +435,51 @@ async function checkCommit(
   const before = state?.canvas ?? null;
   let next: Canvas | null = before;
   let xml = state?.xml ?? Buffer.alloc(0);
+  let canonical = state?.canonical ?? null;
   if (docFile) {
-    const bytes = await reader.object(docFile.newSha);
+    const bytes = await replay.object(docFile.newSha);
     xml = bytes ?? Buffer.alloc(0);
-    try {
-      next = parseCanvas(xml.toString('utf8'), ledger);
-      if (serializeCanvas(next) !== xml.toString('utf8')) report('canonical', `${ledger}.xml is not in canonical form`, { path: `${ledger}.xml` });
-    } catch (e) {
-      report('schema', (e as Error).message, { code: (e as CanvasError).code, path: `${ledger}.xml` });
-      next = null;
+    // Most revisions change one node of a canonical document: only that node is parsed again.
+    canonical = parseCanonicalCanvas(xml, ledger, canonical);
+    if (canonical) next = canonical.canvas;
+    else {
+      const text = xml.toString('utf8');
+      try {
+        next = parseCanvas(text, ledger);
+        if (serializeCanvas(next) !== text) report('canonical', `${ledger}.xml is not in canonical form`, { path: `${ledger}.xml` });
+      } catch (e) {
+        report('schema', (e as Error).message, { code: (e as CanvasError).code, path: `${ledger}.xml` });
+        next = null;
+      }
     }
   }
-  await replay.authority.check(c, await fileChanges(files, reader), { before, after: next }, replay.history, (rule, message, extra = {}) =>
+  await replay.authority.check(c, await fileChanges(files, replay.object), { before, after: next }, replay.history, (rule, message, extra = {}) =>
     report(rule, message, extra),
   );
   const facts = state?.facts ?? emptyFacts();
   foldCommit(facts, c);
   checkCache(replay, ledger, facts, report);
-  const counts = new Map(state?.counts ?? []);
+  const counts = state?.counts ?? new Map<string, number>();
   const node = t['Canvas-Node'];
   if (node !== undefined && DOC_OPS.has(c.op)) counts.set(node, (counts.get(node) ?? 0) + 1);
   // A document that does not parse leaves the canvas at its last one that did, so that one
   // broken revision is reported once, not again by every commit after it.
-  const keep = (canvas: Canvas | null) => canvases.set(ledger, { revision: c.sha, canvas, counts, xml, facts });
+  const keep = (canvas: Canvas | null, wrongVersions: string[]) =>
+    canvases.set(ledger, { revision: c.sha, canvas, counts, wrongVersions, canonical: canvas === next ? canonical : (state?.canonical ?? null), xml, facts });
   if (!next) {
-    keep(before);
+    keep(before, state?.wrongVersions ?? []);
     return;
   }
   if (docFile) await checkContent(before, next, (rule, message, extra = {}) => report(rule, message, { ...extra, path: `${ledger}.xml` }));
   const docOp = DOC_OPS.has(c.op) || c.op === 'create' ? c.op : 'freeze';
+  let guarded = true;
   try {
     guardOneNode(before, next, {
       op: docOp as 'create' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze',
       node: docOp === 'create' || docOp === 'freeze' ? null : (t['Canvas-Node'] ?? null),
     });
   } catch (e) {
+    guarded = false;
     report('guard', (e as Error).message, { code: (e as CanvasError).code });
   }
   if (c.op === 'move' && node !== undefined && before) {
@@ -443,12 +489,46 @@ async function checkCommit(
       report('trailers', `move ${node}: Canvas-From/Canvas-To say ${t['Canvas-From']} -> ${t['Canvas-To']}, the document says ${from} -> ${to}`);
     }
   }
-  for (const [id, e] of indexNodes(next)) {
-    if (e.node.v !== (counts.get(id) ?? 0)) {
-      report('version', `node ${id} has v=${e.node.v} but ${counts.get(id) ?? 0} commit(s) name it`);
+  const wrong = wrongVersions(next, counts, guarded && state ? { previous: state.wrongVersions, named: DOC_OPS.has(c.op) ? (node ?? null) : null } : null);
+  for (const [id, v] of wrong) report('version', `node ${id} has v=${v} but ${counts.get(id) ?? 0} commit(s) name it`);
+  keep(
+    next,
+    wrong.map(([id]) => id),
+  );
+}
+
+/**
+ * The nodes of a revision whose `v` is not the number of commits naming them, in document order
+ * (docs/store.md, "Verify", the `version` rule). After a revision the one-node guard passed, only
+ * the named node's `v` and count can have changed: the others are as they were, so the nodes
+ * wrong before (still there) are wrong still, and only the named one is looked at anew, which
+ * keeps a long history linear instead of walking every node at every commit.
+ *
+ * @param since - the nodes wrong at the revision before and the node this one names, or null to
+ *   look at every node
+ * @returns each such node's id and `v`
+ */
+function wrongVersions(canvas: Canvas, counts: ReadonlyMap<string, number>, since: { previous: readonly string[]; named: string | null } | null): Array<[string, number]> {
+  if (since === null || since.previous.length > 0) {
+    const out: Array<[string, number]> = [];
+    for (const [id, e] of indexNodes(canvas)) if (e.node.v !== (counts.get(id) ?? 0)) out.push([id, e.node.v]);
+    return out;
+  }
+  if (since.named === null) return [];
+  const named = findNode(canvas.children, since.named);
+  return named && named.v !== (counts.get(named.id) ?? 0) ? [[named.id, named.v]] : [];
+}
+
+/** A node by id, at the root or in a section. */
+function findNode(children: readonly CanvasNode[], id: string): CanvasNode | null {
+  for (const n of children) {
+    if (n.id === id) return n;
+    if (n.type === 'section') {
+      const inner = findNode(n.children, id);
+      if (inner) return inner;
     }
   }
-  keep(next);
+  return null;
 }
 
 /** Compare a canvas's facts cache with the facts folded from the history, at the cache's revision. */
