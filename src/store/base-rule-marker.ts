@@ -21,15 +21,23 @@ const MARKED = /^\s*chainbasessince\s*=/im;
  * @throws CanvasError `GIT_FAILED`
  */
 export async function markBaseRule(repo: string): Promise<void> {
-  let config = '';
-  try {
-    config = readFileSync(join(repo, '.git', 'config'), 'utf8');
-  } catch {
-    return;
-  }
-  if (MARKED.test(config)) return;
+  if (baseRuleMarked(repo) !== false) return;
   const { stdout } = await runGit(repo, ['rev-parse', '--verify', '-q', 'refs/heads/main'], { allowFail: true });
   await runGit(repo, ['config', BASE_RULE_KEY, stdout.trim() || 'root']);
+}
+
+/**
+ * Whether the repository records where the base rule starts: null when it has no configuration
+ * to read (nothing to mark).
+ *
+ * @param repo - the repository's work tree
+ */
+export function baseRuleMarked(repo: string): boolean | null {
+  try {
+    return MARKED.test(readFileSync(join(repo, '.git', 'config'), 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -28,26 +28,42 @@ export const REFLOG_CONFIG: ReadonlyArray<readonly [string, string]> = [
  * @throws CanvasError `GIT_FAILED`
  */
 export async function keepReflogs(repo: string): Promise<string[]> {
+  const missing = await reflogsToStart(repo);
+  if (missing === null) return [];
+  const gitDir = join(repo, '.git');
+  for (const [k, v] of REFLOG_CONFIG) await runGit(repo, ['config', k, v]);
+  const seconds = Math.floor(Date.now() / 1000);
+  for (const [ref, sha] of missing) {
+    const log = join(gitDir, 'logs', ref);
+    mkdirSync(dirname(log), { recursive: true });
+    // The line git itself writes (`<old> <new> <ident> <time> <zone>\t<message>`), old equal to new.
+    writeFileSync(log, `${sha} ${sha} canvas <> ${seconds} +0000\tcanvas: reflog started at this value\n`);
+  }
+  return [...missing.keys()];
+}
+
+/**
+ * What {@link keepReflogs} would do, read without writing (a `canvas verify` that cannot write:
+ * docs/store.md, "Verify"): null when the repository keeps its reflogs already (or has no
+ * configuration), else each of `main` and `refs/canvas/*` that has no reflog, with its value.
+ *
+ * @param repo - the repository's work tree (`state/canvas`)
+ * @throws CanvasError `GIT_FAILED`
+ */
+export async function reflogsToStart(repo: string): Promise<Map<string, string> | null> {
   const gitDir = join(repo, '.git');
   let config = '';
   try {
     config = readFileSync(join(gitDir, 'config'), 'utf8');
   } catch {
-    return [];
+    return null;
   }
-  if (KEEPING.test(config)) return [];
-  for (const [k, v] of REFLOG_CONFIG) await runGit(repo, ['config', k, v]);
+  if (KEEPING.test(config)) return null;
   const { stdout } = await runGit(repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/main', 'refs/canvas/']);
-  const started: string[] = [];
-  const seconds = Math.floor(Date.now() / 1000);
+  const missing = new Map<string, string>();
   for (const line of stdout.split('\n').filter(Boolean)) {
     const [ref, sha] = line.split(' ') as [string, string];
-    const log = join(gitDir, 'logs', ref);
-    if (existsSync(log)) continue;
-    mkdirSync(dirname(log), { recursive: true });
-    // The line git itself writes (`<old> <new> <ident> <time> <zone>\t<message>`), old equal to new.
-    writeFileSync(log, `${sha} ${sha} canvas <> ${seconds} +0000\tcanvas: reflog started at this value\n`);
-    started.push(ref);
+    if (!existsSync(join(gitDir, 'logs', ref))) missing.set(ref, sha);
   }
-  return started;
+  return missing;
 }

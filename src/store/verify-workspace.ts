@@ -21,10 +21,11 @@ import { withoutCrud } from './git/git-ident.js';
 import { runGit } from './git/git.js';
 import { checkRepoPath } from './check-repo-path.js';
 import { guardOneNode } from './guard-one-node.js';
-import { baseRuleSince, markBaseRule } from './base-rule-marker.js';
-import { keepReflogs } from './keep-reflogs.js';
-import { repoExists } from './permission-denied.js';
-import { rebuildCanvasRefs } from './rebuild-canvas-refs.js';
+import { baseRuleMarked, baseRuleSince, markBaseRule } from './base-rule-marker.js';
+import { keepReflogs, reflogsToStart } from './keep-reflogs.js';
+import { noSpace } from './no-space.js';
+import { permissionDenied, repoExists } from './permission-denied.js';
+import { canvasesOnMain, rebuildCanvasRefs } from './rebuild-canvas-refs.js';
 import { removeQuietly } from './remove-quietly.js';
 import { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
@@ -49,6 +50,12 @@ export interface VerifyReport {
   violations: Violation[];
   /** What was repaired (working files left one revision behind by a crash, stale locks). */
   repaired: string[];
+  /**
+   * What verify would have repaired but could not write (a repository this user may only read,
+   * a full disk): each says what and why. Not violations: what a crash leaves, which the next
+   * command that can write repairs (docs/store.md, "Verify").
+   */
+  unrepaired: string[];
   /** `canvas:` links that point at nothing (docs/links.md, "Dangling links"): never a violation. */
   warnings: LinkWarning[];
 }
@@ -77,6 +84,8 @@ interface Replay {
   /** The facts caches found, by ledger: what they hold, and whether their revision was met. */
   caches: Map<string, { facts: Record<string, unknown>; met: boolean }>;
   reader: RepoReader;
+  /** Whether verify may write (repair): false when the repository cannot be written. */
+  writes: () => boolean;
   /** An object's bytes: asked for ahead of the commit that needs them (see {@link prefetch}). */
   object: (sha: string) => Promise<Buffer | null>;
   /**
@@ -193,16 +202,42 @@ export async function verifyWorkspace(ws: Workspace, options: { ledger?: string 
   const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
   if (!repoExists(ws.repo)) {
     if (only) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
-    return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [], warnings: [] };
+    return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [], unrepaired: [], warnings: [] };
   }
-  return withRepoLock(join(ws.repo, '.git'), async () => {
-    const reader = new RepoReader(ws, { locked: true });
+  let locked = false;
+  try {
+    return await withRepoLock(join(ws.repo, '.git'), async () => {
+      locked = true;
+      const reader = new RepoReader(ws, { locked: true });
+      try {
+        return await verifyLocked(ws, reader, only, null);
+      } finally {
+        reader.close();
+      }
+    });
+  } catch (e) {
+    // A repository this user may only read, or a disk too full for the lock's file: verified
+    // all the same, reading only, and what it would repair is said instead (docs/store.md, "Verify").
+    const why = locked ? null : cannotWrite(e);
+    if (why === null) throw e;
+    const reader = new RepoReader(ws);
     try {
-      return await verifyLocked(ws, reader, only);
+      return await verifyLocked(ws, reader, only, why);
     } finally {
       reader.close();
     }
-  });
+  }
+}
+
+/**
+ * Why a write failed, when it failed because the repository cannot be written (no space, or the
+ * system refused this user), else null.
+ */
+function cannotWrite(e: unknown): string | null {
+  const known = e instanceof CanvasError ? e : (noSpace(e) ?? permissionDenied(e));
+  if (known?.code === 'NO_SPACE' || known?.code === 'PERMISSION_DENIED') return known.message;
+  if (known?.code === 'GIT_FAILED' && /Permission denied|Read-only file system/.test(known.message)) return known.message;
+  return null;
 }
 
 /** The facts caches in `.git/canvas-cache/` (not the `_`-named caches of the whole workspace; the other caches are in folders), by ledger. */
@@ -237,36 +272,95 @@ function removeCache(gitDir: string, ledger: string): void {
   }
 }
 
-async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | undefined): Promise<VerifyReport> {
+/**
+ * The replay, under the lock (`unwritable` null: repairs are written), or reading only
+ * (`unwritable` says why the repository cannot be written: each repair is reported instead). A
+ * repair that fails for lack of space or permission turns the rest read-only too.
+ */
+async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | undefined, unwritable: string | null): Promise<VerifyReport> {
   const violations: Violation[] = [];
   const repaired: string[] = [];
+  const unrepaired: string[] = [];
   const gitDir = join(ws.repo, '.git');
+  let cannot = unwritable;
+  /**
+   * Run one repair if the repository can be written; else, or when it fails so, say it was not
+   * (unless `what` is null: what it would have done is said in detail below).
+   */
+  const repair = async (what: string | null, fn: () => unknown): Promise<boolean> => {
+    if (cannot === null) {
+      try {
+        await fn();
+        return true;
+      } catch (e) {
+        cannot = cannotWrite(e);
+        if (cannot === null) throw e;
+      }
+    }
+    if (what !== null) unrepaired.push(`${what}: not done, the repository cannot be written (${cannot})`);
+    return false;
+  };
   for (const p of ['refs/heads/main.lock', 'packed-refs.lock', 'HEAD.lock']) {
-    if (existsSync(join(gitDir, p))) {
-      unlinkSync(join(gitDir, p));
+    if (existsSync(join(gitDir, p)) && (await repair(`remove the stale lock .git/${p}`, () => unlinkSync(join(gitDir, p))))) {
       repaired.push(`removed the stale lock .git/${p}`);
     }
   }
-  for (const name of sweepPrivateFiles(gitDir)) {
-    repaired.push(`removed .git/canvas-tmp/${name}, a temporary file its process (no longer running) never renamed into place`);
+  if (cannot === null) {
+    for (const name of sweepPrivateFiles(gitDir)) {
+      repaired.push(`removed .git/canvas-tmp/${name}, a temporary file its process (no longer running) never renamed into place`);
+    }
+    for (const name of sweepInitDirs(ws.repo)) {
+      repaired.push(`removed ${name}, the folder a first create (no longer running) initialised the repository in`);
+    }
   }
-  for (const name of sweepInitDirs(ws.repo)) {
-    repaired.push(`removed ${name}, the folder a first create (no longer running) initialised the repository in`);
+  // Reflogs a clone or an older repository lacks: started now, or, reading only, left out of
+  // the reflog rule (they cannot hold a value yet) and said.
+  const noReflog = new Set<string>();
+  await repair(null, async () => {
+    for (const ref of await keepReflogs(ws.repo)) {
+      repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);
+    }
+  });
+  if (cannot !== null) {
+    for (const ref of (await reflogsToStart(ws.repo))?.keys() ?? []) {
+      noReflog.add(ref);
+      unrepaired.push(`start the reflog of ${ref} (the repository did not keep them yet): not done, the repository cannot be written (${cannot})`);
+    }
   }
-  for (const ref of await keepReflogs(ws.repo)) {
-    repaired.push(`${ref} had no reflog (the repository did not keep them yet): started it at its current value; values it held before cannot be checked`);
-  }
-  for (const r of await rebuildCanvasRefs(ws)) repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
-  await markBaseRule(ws.repo);
-  const since = await baseRuleSince(ws.repo);
+  // Canvas refs behind main: rebuilt, or, reading only, said once and not reported as `ref` too.
+  const refsBehind = new Set<string>();
+  await repair(null, async () => {
+    for (const r of await rebuildCanvasRefs(ws)) repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
+  });
   const main = await reader.main();
+  if (cannot !== null && main) {
+    const { stdout: now } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
+    const held = new Map(now.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+    for (const [ledger, sha] of await canvasesOnMain(reader)) {
+      if (held.get(ledger) === sha) continue;
+      refsBehind.add(ledger);
+      unrepaired.push(`rebuild refs/canvas/${ledger} from main (it is ${held.get(ledger)?.slice(0, 12) ?? 'missing'}, the canvas's latest commit on main is ${sha.slice(0, 12)}): not done, the repository cannot be written (${cannot})`);
+    }
+  }
+  await repair(null, () => markBaseRule(ws.repo));
+  // Unrecorded (reading only): from main as it is, as recording it now would say.
+  const since = baseRuleMarked(ws.repo) === false ? main : await baseRuleSince(ws.repo);
   const asked = new Map<string, Promise<Buffer | null>>();
   const object = (sha: string) => {
     const early = asked.get(sha);
     asked.delete(sha);
     return early ?? reader.object(sha);
   };
-  const replay: Replay = { canvases: new Map(), history: new Map(), authority: new AuthorityReplay(), caches: readCaches(gitDir), reader, object, baseRule: since === null };
+  const replay: Replay = {
+    canvases: new Map(),
+    history: new Map(),
+    authority: new AuthorityReplay(),
+    caches: readCaches(gitDir),
+    reader,
+    writes: () => cannot === null,
+    object,
+    baseRule: since === null,
+  };
   let count = 0;
   if (main) {
     const { stdout } = await runGit(ws.repo, [
@@ -293,12 +387,12 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   // The facts caches against the facts folded from the history (a cache is never an authority).
   for (const [ledger, cache] of replay.caches) {
     if (cache.met) continue;
-    removeCache(gitDir, ledger);
+    if (replay.writes()) removeCache(gitDir, ledger);
     violations.push({
       rule: 'cache',
       ledger,
       path: `.git/canvas-cache/${ledger}.json`,
-      message: `the facts cache of ${ledger} is at ${String(cache.facts.revision).slice(0, 12)}, a revision canvas ${ledger} never had; it was removed (the next write rebuilds it from the history)`,
+      message: `the facts cache of ${ledger} is at ${String(cache.facts.revision).slice(0, 12)}, a revision canvas ${ledger} never had; ${replay.writes() ? 'it was removed' : 'remove it'} (the next write rebuilds it from the history)`,
     });
   }
   // Refs: each canvas ref at its canvas's last commit, and no ref without a canvas.
@@ -306,7 +400,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   const { stdout: refs } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
   const refMap = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
   for (const [ledger, state] of canvases) {
-    if (refMap.get(ledger) !== state.revision) {
+    if (refMap.get(ledger) !== state.revision && !refsBehind.has(ledger)) {
       violations.push({
         rule: 'ref',
         ledger,
@@ -320,9 +414,10 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   // Truncation: every value the reflogs once held is still in the history.
   const logged = new Map<string, string>([...refMap].map(([ledger, sha]) => [`refs/canvas/${ledger}`, sha]));
   if (main) logged.set('refs/heads/main', main);
+  for (const ref of noReflog) logged.delete(ref);
   violations.push(...(await checkReflogs(gitDir, logged, replay.history, reader)));
   // The working tree against main.
-  if (main) await checkWorkingTree(ws, reader, main, violations, repaired);
+  if (main) await checkWorkingTree(ws, reader, main, violations, repaired, repair);
   const filtered = only
     ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.startsWith('refs/') || v.path.includes(only))))
     : violations;
@@ -334,7 +429,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
     [...canvases].map(([ledger, state]) => [ledger, state.canvas ? { nodes: new Set(indexNodes(state.canvas).keys()), links: linksOf(state.canvas) } : { nodes: null, links: [] }]),
   );
   const warnings = danglingLinks(linked, only ? [only] : [...canvases.keys()].sort());
-  return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired, warnings };
+  return { ok: filtered.length === 0, commits: count, canvases: only ? 1 : canvases.size, violations: filtered, repaired, unrepaired, warnings };
 }
 
 /** How many commits ahead the replay asks git for the files they changed. */
@@ -544,8 +639,8 @@ function checkCache(replay: Replay, ledger: string, facts: CanvasFacts, report: 
   if (!('lastRun' in cache.facts)) delete want.lastRun;
   if (isDeepStrictEqual(cache.facts, want)) return;
   const fields = Object.keys({ ...want, ...cache.facts }).filter((k) => !isDeepStrictEqual(cache.facts[k], want[k]));
-  removeCache(join(replay.reader.ws.repo, '.git'), ledger);
-  report('cache', `the facts cache of ${ledger} disagrees with the history at this revision (${fields.join(', ')}); it was removed (the next write rebuilds it)`, {
+  if (replay.writes()) removeCache(join(replay.reader.ws.repo, '.git'), ledger);
+  report('cache', `the facts cache of ${ledger} disagrees with the history at this revision (${fields.join(', ')}); ${replay.writes() ? 'it was removed' : 'remove it'} (the next write rebuilds it)`, {
     path: `.git/canvas-cache/${ledger}.json`,
   });
 }
@@ -566,7 +661,14 @@ function unsafePath(repo: string, path: string): Violation | null {
   }
 }
 
-async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string, violations: Violation[], repaired: string[]): Promise<void> {
+async function checkWorkingTree(
+  ws: Workspace,
+  reader: RepoReader,
+  main: string,
+  violations: Violation[],
+  repaired: string[],
+  repair: (what: string, fn: () => unknown) => Promise<boolean>,
+): Promise<void> {
   const { stdout } = await runGit(ws.repo, ['-c', 'core.quotePath=false', 'ls-tree', '-r', '-z', main]);
   const tracked = new Map<string, string>();
   for (const entry of stdout.split('\x00').filter(Boolean)) {
@@ -592,8 +694,10 @@ async function checkWorkingTree(ws: Workspace, reader: RepoReader, main: string,
     const previous = rc?.trailers['Canvas-Previous'];
     const before = previous ? await reader.file(previous, path) : null;
     if (want && (have === null || (before && have.equals(before)))) {
-      writeWorkingFile(ws.repo, path, want);
-      repaired.push(`${path} was ${have === null ? 'missing' : 'one revision behind'} (a write was cut short); rewritten from main`);
+      const what = `${path} was ${have === null ? 'missing' : 'one revision behind'} (a write was cut short)`;
+      if (await repair(`rewrite ${path} from main (it ${have === null ? 'is missing' : 'is one revision behind'})`, () => writeWorkingFile(ws.repo, path, want))) {
+        repaired.push(`${what}; rewritten from main`);
+      }
       continue;
     }
     violations.push({

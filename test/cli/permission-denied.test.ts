@@ -1,4 +1,4 @@
-import { chmodSync, readdirSync, statSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/workspace.js';
@@ -59,6 +59,35 @@ describe('a workspace this user may not write', () => {
     const plain = await runReadOnly(ws, ['insert', 'ro', '--into', 'root', '--text', 'x', '--base', base, '--why', 'try']);
     expect(plain.stderr).toMatch(/^canvas: PERMISSION_DENIED: /);
     expect(repoState(ws)).toEqual(before);
+  });
+
+  it('canvas verify on a repository this user may only read: verified, reading only; what it would repair is said, a violation still exits 4', async () => {
+    ws = tempWorkspace('canvas-verify-read-only-');
+    expect((await runMain(ws, ['create', 'ro', '--why', 'a canvas to verify'])).code).toBe(0);
+    const first = await runMain(ws, ['insert', 'ro', '--into', 'root', '--text', 'One.', '--base', baseOf((await runMain(ws, ['read', 'ro'])).stdout), '--why', 'one']);
+    expect(first.code, first.stderr).toBe(0);
+    // The working file one revision behind, as a write killed after its commit leaves it.
+    const file = join(ws.repo, 'ro.xml');
+    const previous = readFileSync(file, 'utf8').replace(/\n {2}<text[^\n]*\n/, '');
+    writeFileSync(file, previous.replace(/>\n<\/canvas>/, '></canvas>'));
+    chmodTree(ws.root, 0o555, 0o444);
+    const before = repoState(ws);
+    const v = await runReadOnly(ws, ['verify', '--json']);
+    expect(v.code, v.stdout + v.stderr).toBe(0);
+    const report = JSON.parse(v.stdout) as { ok: boolean; violations: unknown[]; repaired: string[]; unrepaired: string[]; commits: number };
+    expect(report).toMatchObject({ ok: true, violations: [], repaired: [], commits: 2 });
+    expect(report.unrepaired.join('\n')).toMatch(/ro\.xml .*one revision behind.*cannot be written/);
+    const plain = await runReadOnly(ws, ['verify']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toMatch(/^not repaired: rewrite ro\.xml from main/m);
+    expect(repoState(ws)).toEqual(before);
+    // Something verify cannot take for a crash's leftover: still a violation, exit 4.
+    chmodSync(ws.repo, 0o755);
+    writeFileSync(join(ws.repo, 'stray.txt'), 'added by hand\n');
+    chmodSync(ws.repo, 0o555);
+    const bad = await runReadOnly(ws, ['verify', '--json']);
+    expect(bad.code).toBe(4);
+    expect(JSON.parse(bad.stdout).violations).toEqual([expect.objectContaining({ rule: 'working-tree', path: 'stray.txt' })]);
   });
 
   it('a repository this user may not look into is PERMISSION_DENIED for reads, writes and the remote commands, never "no canvas yet"', async () => {

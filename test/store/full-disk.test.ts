@@ -215,6 +215,23 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
     });
   }
 
+  it('canvas verify on a full disk: verified all the same, reading only, what it would repair said; once space is freed it repairs', async () => {
+    const missing = `proposals/k/${src.open[1]}.json`;
+    const { ws, filler } = onFullDisk(src, 0, (w) => rmSync(join(w.repo, missing)));
+    const before = repoState(ws);
+    const report = await verifyWorkspace(ws);
+    expect(report.violations).toEqual([]);
+    expect(report.repaired).toEqual([]);
+    expect(report.unrepaired).toEqual([expect.stringMatching(new RegExp(`^rewrite ${missing} from main \\(it is missing\\): not done, the repository cannot be written \\(no space left`))]);
+    expect(repoState(ws)).toEqual(before);
+    const cli = await runCli(ws, ['verify', '--json']);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(JSON.parse(cli.stdout)).toMatchObject({ ok: true, unrepaired: [expect.stringContaining(missing)] });
+    rmSync(filler);
+    const freed = await verifyWorkspace(ws);
+    expect(freed).toMatchObject({ ok: true, unrepaired: [], repaired: [expect.stringContaining(missing)] });
+  });
+
   it('the CLI says NO_SPACE (exit 1, the path, no stack trace) and exit 0 once main moved', async () => {
     const seen = new Set<number>();
     const moves = firstMoved.get('propose') ?? 8;

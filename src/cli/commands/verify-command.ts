@@ -18,6 +18,7 @@ export function registerVerifyCommand(program: Command): void {
         return;
       }
       for (const r of report.repaired) process.stdout.write(`repaired: ${r}\n`);
+      for (const r of report.unrepaired) process.stdout.write(`not repaired: ${r}\n`);
       for (const v of report.violations) {
         const where = [v.commit ? `commit ${v.commit.slice(0, 12)}` : '', v.ledger ? `canvas ${v.ledger}` : '', v.path ?? '']
           .filter(Boolean)
