@@ -154,7 +154,7 @@ export function parseCanonicalCanvas(bytes: Buffer, ledger: string, before: Cano
   const texts = splitNodes(bytes.subarray(from, to).toString('utf8'));
   if (texts === null) return null;
   const known = new Map<string, CanvasNode>();
-  if (old) oldMiddle.forEach((text, i) => known.set(text, old.canvas.children[keepHead + i]!));
+  if (old) for (const [i, text] of oldMiddle.entries()) known.set(text, old.canvas.children[keepHead + i]!);
   const middle: CanvasNode[] = [];
   const middleStarts: number[] = [];
   let at = from;
