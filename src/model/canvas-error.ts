@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'BAD_ENCODING'
   | 'TOO_LARGE'
   | 'TOO_DEEP'
+  | 'TOO_LONG'
   | 'SCHEMA'
   | 'PAYLOAD_HAS_ID'
   | 'PAYLOAD_CHILDREN'
@@ -112,6 +113,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   BAD_ENCODING: 'rejected',
   TOO_LARGE: 'rejected',
   TOO_DEEP: 'rejected',
+  TOO_LONG: 'rejected',
   SCHEMA: 'rejected',
   PAYLOAD_HAS_ID: 'rejected',
   PAYLOAD_CHILDREN: 'rejected',

@@ -151,7 +151,11 @@ export function parseCanonicalCanvas(bytes: Buffer, ledger: string, before: Cano
     oldMiddle = splitNodes(old.bytes.subarray(old.starts[first]!, old.starts[stop]!).toString('utf8')) ?? [];
     if (to < from) return null;
   }
-  const texts = splitNodes(bytes.subarray(from, to).toString('utf8'));
+  const between = bytes.subarray(from, to).toString('utf8');
+  // Bytes that are not UTF-8 decode to U+FFFD of another length: the whole document is parsed,
+  // and the caller's strict decoding says where.
+  if (Buffer.byteLength(between) !== to - from) return null;
+  const texts = splitNodes(between);
   if (texts === null) return null;
   const known = new Map<string, CanvasNode>();
   if (old) for (const [i, text] of oldMiddle.entries()) known.set(text, old.canvas.children[keepHead + i]!);

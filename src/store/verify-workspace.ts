@@ -12,6 +12,7 @@ import { indexNodes } from '../model/index-nodes.js';
 import { linksOf } from '../model/links-of.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { type CanonicalCanvas, parseCanonicalCanvas } from '../model/parse-canonical-canvas.js';
+import { decodeUtf8Strict } from '../model/decode-utf8-strict.js';
 import { parseCanvas } from '../model/parse-canvas.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import type { Canvas, CanvasNode } from '../model/types.js';
@@ -538,8 +539,9 @@ async function checkCommit(
     canonical = parseCanonicalCanvas(xml, ledger, canonical);
     if (canonical) next = canonical.canvas;
     else {
-      const text = xml.toString('utf8');
       try {
+        // Strictly: bytes that are not UTF-8 are no text (docs/schema.md, "Characters").
+        const text = decodeUtf8Strict(xml, `${ledger}.xml`);
         next = parseCanvas(text, ledger);
         if (serializeCanvas(next) !== text) report('canonical', `${ledger}.xml is not in canonical form`, { path: `${ledger}.xml` });
       } catch (e) {

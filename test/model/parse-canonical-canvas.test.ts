@@ -89,10 +89,12 @@ describe('parseCanonicalCanvas', () => {
           const at = c.at % (text.length + 1);
           text = text.slice(0, at) + c.put + text.slice(at + c.cut);
         }
-        const read = parseCanonicalCanvas(Buffer.from(text), 'prop', before);
+        // A cut inside a surrogate pair leaves a lone surrogate, written as U+FFFD: the bytes are the input.
+        const changed = Buffer.from(text);
+        const read = parseCanonicalCanvas(changed, 'prop', before);
         if (read === null) return;
-        const whole = parseCanvas(text, 'prop');
-        expect(serializeCanvas(whole)).toBe(text);
+        const whole = parseCanvas(changed.toString('utf8'), 'prop');
+        expect(serializeCanvas(whole)).toBe(changed.toString('utf8'));
         expect(read.canvas).toEqual(whole);
       }),
       { numRuns: 400 },
@@ -115,5 +117,9 @@ describe('parseCanonicalCanvas', () => {
     expect(parseCanonicalCanvas(Buffer.from(good.replace('id="cd"', 'id="ab"')), 'r', before)).toBeNull();
     expect(parseCanonicalCanvas(Buffer.from(good.replace('two', 'two  ').replace('</text>\n</canvas>', '</text>\n\n</canvas>')), 'r', before)).toBeNull();
     expect(parseCanonicalCanvas(Buffer.from(good.replace('<text id="cd" v="1">', '<text  id="cd" v="1">')), 'r', before)).toBeNull();
+    // Bytes that are not UTF-8 are left to the whole parse and its strict decoding.
+    const bad = Buffer.from(good);
+    bad[bad.indexOf('two')] = 0xff;
+    expect(parseCanonicalCanvas(bad, 'r', before)).toBeNull();
   });
 });

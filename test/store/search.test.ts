@@ -150,6 +150,11 @@ describe('searchCanvases over a workspace', () => {
     expect(await code({ query: 'proxy', limit: 0 })).toBe('USAGE');
     expect(await code({ query: 'proxy', ledger: 'Bad/Id' })).toBe('BAD_LEDGER_ID');
     expect(await code({ query: 'proxy', ledger: 'no-such' })).toBe('CANVAS_NOT_FOUND');
+    // The limits (docs/search.md, "Limits"): a 400 KB query is refused before it is split.
+    expect(await code({ query: 'proxy '.repeat(70_000) })).toBe('TOO_LONG');
+    expect(await code({ query: 'x'.repeat(1001) })).toBe('TOO_LONG');
+    expect(await code({ query: Array.from({ length: 65 }, (_, i) => `w${i}`).join(' ') })).toBe('TOO_LONG');
+    expect(await code({ query: Array.from({ length: 64 }, (_, i) => `w${i}`).join(' ') })).toBe('none');
     expect(repoState(ws)).toEqual(before);
     expect(readdirSync(join(ws.repo, '.git', 'canvas-cache', 'search')).sort()).toEqual(cache);
     // Before the first canvas there is nothing to search, and nothing is made.
@@ -251,6 +256,7 @@ describe('canvas search on the command line', () => {
       [['search', 'proxy', '--limit', '0', '--json'], 'USAGE'],
       [['search', 'proxy', '--ledger', 'nope', '--json'], 'CANVAS_NOT_FOUND'],
       [['search', 'proxy', '--ledger', '../x', '--json'], 'BAD_LEDGER_ID'],
+      [['search', 'word '.repeat(300), '--json'], 'TOO_LONG'],
     ] as const) {
       const bad = await runMain(ws, [...args]);
       expect([bad.code, (JSON.parse(bad.stdout) as { error: { code: string } }).error.code], args.join(' ')).toEqual([2, code]);

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError, type ErrorCode } from '../../model/canvas-error.js';
+import { checkSearchQuery } from '../../model/check-search-query.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { NODE_TYPES, type NodeType } from '../../model/types.js';
 import { cachedCanvasTree } from '../canvas-tree-cache.js';
@@ -250,10 +251,12 @@ function byRank(a: Ranked, b: Ranked): number {
  * @param request - the query, optionally one ledger, node types, a limit and the who to gate by
  * @returns the hits, best first, with the total, the count of canvases searched and indexed, and
  *   the canvases that could not be read (with their codes)
- * @throws CanvasError `USAGE` (an empty query, an unknown type, a bad limit), `BAD_LEDGER_ID`,
+ * @throws CanvasError `TOO_LONG` (a query over its limits), `USAGE` (an empty query, an unknown type, a bad limit), `BAD_LEDGER_ID`,
  *   `CANVAS_NOT_FOUND` (the `ledger` asked for), `LOCK_TIMEOUT`, `GIT_FAILED`
  */
 export async function searchCanvases(ws: Workspace, request: SearchRequest): Promise<SearchResponse> {
+  // The query's limits, before any work (docs/search.md, "Limits").
+  checkSearchQuery(request?.query);
   const { terms, types, limit } = checkRequest(request);
   const only = request.ledger === undefined ? undefined : checkLedgerId(request.ledger);
   const all = await listCanvases(ws);
