@@ -1,10 +1,10 @@
 import { CanvasError } from './canvas-error.js';
 
 /** The longest search query, in characters (docs/search.md, "Limits"). */
-export const MAX_QUERY_CHARACTERS = 1000;
+const MAX_QUERY_CHARACTERS = 1000;
 
 /** The most words a search query may hold (docs/search.md, "Limits"). */
-export const MAX_QUERY_WORDS = 64;
+const MAX_QUERY_WORDS = 64;
 
 /** A word as search splits text: a run of letters, marks and digits (docs/search.md, "Ranking"). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
