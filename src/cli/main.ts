@@ -116,6 +116,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(buildProgram().helpInformation());
     return 2;
   }
+  // Node decoded the arguments already, turning bytes that are not UTF-8 into U+FFFD: such an
+  // argument is refused before anything, as a payload file's bytes are (docs/cli.md, "Limits").
+  const garbled = argv.findIndex((a) => a.includes('\uFFFD'));
+  if (garbled >= 0) {
+    printError(
+      new CanvasError(
+        'BAD_ENCODING',
+        `argument ${garbled + 1} (${JSON.stringify(argv[garbled]!.slice(0, 60))}) is not well-formed UTF-8: it holds U+FFFD, what the system made of bytes that are not UTF-8`,
+        'pass the argument as UTF-8 (check the terminal\'s or the caller\'s encoding); a literal U+FFFD is refused too',
+        { argument: garbled + 1 },
+      ),
+      json,
+    );
+    return 2;
+  }
   // The store never prints; a command that rebuilt canvas refs from main says so once, here.
   const stopListening = onRefRepair((repairs) => {
     if (!isQuiet()) process.stderr.write(refRepairLine(repairs));
