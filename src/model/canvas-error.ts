@@ -94,6 +94,7 @@ export type ErrorCode =
   | 'SERVE_FORBIDDEN'
   | 'SERVE_BAD_REQUEST'
   | 'SERVE_UNAVAILABLE'
+  | 'SERVER_STOPPING'
   | 'INTERRUPTED';
 
 /** What a code means to a caller: it decides the exit code and the outcome kind. */
@@ -188,6 +189,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   SERVE_FORBIDDEN: 'rejected',
   SERVE_BAD_REQUEST: 'rejected',
   SERVE_UNAVAILABLE: 'internal',
+  SERVER_STOPPING: 'internal',
   INTERRUPTED: 'interrupted',
 };
 

@@ -28,12 +28,31 @@ function same(a: string, b: string): boolean {
  * @param status - the HTTP status
  * @param e - the refusal
  */
-export function refuse(c: Context, status: 400 | 403 | 404 | 405 | 409 | 413 | 415 | 500, e: CanvasError): Response {
+export function refuse(c: Context, status: 400 | 403 | 404 | 405 | 409 | 413 | 415 | 500 | 503, e: CanvasError): Response {
   return c.json({ error: e.toJSON() }, status);
 }
 
 function forbidden(c: Context, rule: 'token' | 'host' | 'origin', message: string, hint: string): Response {
   return refuse(c, 403, new CanvasError('SERVE_FORBIDDEN', message, hint, { rule }));
+}
+
+/**
+ * Where the token exchange sends the browser (docs/serve.md, "Security"): the request's own path,
+ * as it was sent (still percent-encoded), made a path of this server whatever it holds. Leading
+ * slashes and backslashes collapse to one slash, so `//evil.example/` (which a browser reads as
+ * another host) becomes `/evil.example/`, a page of this server that is not there. A path holding
+ * a carriage return or a line feed, raw or encoded, would split the response's headers: refused.
+ *
+ * @param url - the request's URL
+ * @returns an absolute path of this server, beginning with one slash
+ * @throws CanvasError `SERVE_BAD_REQUEST` (`data.rule` `path`)
+ */
+function sameOriginPath(url: string): string {
+  const { pathname } = new URL(url);
+  if (/[\r\n]|%0[ad]/i.test(pathname)) {
+    throw new CanvasError('SERVE_BAD_REQUEST', 'the path holds a carriage return or a line feed', 'open the URL canvas serve printed', { rule: 'path' });
+  }
+  return `/${pathname.replace(/^[/\\]+/, '')}`;
 }
 
 /**
@@ -43,7 +62,8 @@ function forbidden(c: Context, rule: 'token' | 'host' | 'origin', message: strin
  * 1. `Host` names the bound host and port exactly (a page of a rebinding DNS name is refused);
  * 2. the secret: a `?token=` equal to it is exchanged for an `HttpOnly; SameSite=Strict` cookie
  *    and the request redirected to the same path without it (so the secret leaves the address
- *    bar and the history); otherwise the cookie must hold it;
+ *    bar and the history), a path of this server only ({@link sameOriginPath}); otherwise the
+ *    cookie must hold it;
  * 3. a POST carries an `Origin` equal to the server's own (no CORS: nothing answers a preflight,
  *    and no response names another origin).
  *
@@ -57,8 +77,9 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
     const given = c.req.query('token');
     if (given !== undefined) {
       if (!same(given, options.token)) return forbidden(c, 'token', 'the token in the URL is not this server’s', 'open the URL canvas serve printed');
+      const target = sameOriginPath(c.req.url);
       setCookie(c, options.cookie, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' });
-      return c.redirect(c.req.path, 303);
+      return c.redirect(target, 303);
     }
     const cookie = getCookie(c, options.cookie);
     if (cookie === undefined || !same(cookie, options.token)) {

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkLedgerId } from '../model/check-ledger-id.js';
+import { decodeUtf8Strict } from '../model/decode-utf8-strict.js';
 import { parseAuthor } from '../model/parse-author.js';
 import { MAX_REASON } from '../model/check-reason.js';
 import { LINE_BAD } from '../model/text-characters.js';
@@ -37,6 +38,16 @@ export interface ServeContext {
   pages: LivePages;
   /** Called with a function that ends an open event stream, so closing the server ends them. */
   track(end: () => void): () => void;
+  /** The writes under way, and whether the server is stopping (then new ones are refused). */
+  writes: WritesInFlight;
+}
+
+/** The writes a server has under way (docs/serve.md, "Stopping"). */
+export interface WritesInFlight {
+  /** Set when the server stops: a write asked for from then on is refused with `SERVER_STOPPING`. */
+  stopping: boolean;
+  /** Each write under way, settled when its outcome has been answered. */
+  running: Set<Promise<unknown>>;
 }
 
 /** The largest body a write takes: a payload at the input limit, the reason and the fields. */
@@ -70,10 +81,26 @@ function badRequest(c: Context, status: 400 | 405 | 413 | 415, rule: string, mes
 /** Map an error of a route to its response: a refusal keeps its code; anything else is internal. */
 function failure(c: Context, e: unknown): Response {
   const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'see the server’s standard error');
-  if (!(e instanceof CanvasError)) process.stderr.write(`canvas serve: ${String((e as Error)?.stack ?? e)}\n`);
+  // One line, as the CLI says an internal error; the stack only when CANVAS_DEBUG=1 asks for it.
+  if (!(e instanceof CanvasError)) {
+    const shown = process.env.CANVAS_DEBUG === '1' ? String((e as Error)?.stack ?? e) : `INTERNAL: ${err.message.split('\n')[0]} (CANVAS_DEBUG=1 prints the stack trace)`;
+    process.stderr.write(`canvas serve: ${shown}\n`);
+  }
   const rule = err.code === 'SERVE_BAD_REQUEST' ? err.data.rule : undefined;
   const status =
-    rule === 'content-type' ? 415 : rule === 'size' ? 413 : err.code === 'CANVAS_NOT_FOUND' ? 404 : err.kind === 'no-role' ? 403 : err.kind === 'internal' ? 500 : 400;
+    rule === 'content-type'
+      ? 415
+      : rule === 'size'
+        ? 413
+        : err.code === 'SERVER_STOPPING'
+          ? 503
+          : err.code === 'CANVAS_NOT_FOUND'
+            ? 404
+            : err.kind === 'no-role'
+              ? 403
+              : err.kind === 'internal'
+                ? 500
+                : 400;
   return refuse(c, status, err);
 }
 
@@ -82,11 +109,18 @@ async function jsonBody(c: Context): Promise<unknown> {
   if (!/^application\/json(\s*;\s*charset=utf-8)?$/i.test(type.trim())) {
     throw new CanvasError('SERVE_BAD_REQUEST', `a write is JSON, not ${JSON.stringify(type)}`, 'send Content-Type: application/json', { rule: 'content-type' });
   }
+  // Strictly: bytes that are not UTF-8 are refused, never read as U+FFFD (docs/schema.md, "Characters").
+  const text = decodeUtf8Strict(new Uint8Array(await c.req.arrayBuffer()), 'the body');
   try {
-    return JSON.parse(await c.req.text());
+    return JSON.parse(text);
   } catch {
     throw new CanvasError('SERVE_BAD_REQUEST', 'the body is not JSON', 'send one JSON object', { rule: 'json' });
   }
+}
+
+/** The refusal of a write asked for while the server stops (docs/serve.md, "Stopping"). */
+function stopping(): CanvasError {
+  return new CanvasError('SERVER_STOPPING', 'the server is stopping: it finishes the writes under way and takes no new one', 'start canvas serve again, then write again', {});
 }
 
 /** The page's view of its canvas: who edits, with what role, and the proposals they may decide. */
@@ -167,6 +201,7 @@ export function serveApp(ctx: ServeContext): Hono {
     onError: (c) => badRequest(c, 413, 'size', `the body is over ${BODY_LIMIT} bytes`, 'a node is at most 1 MiB: split the edit'),
   });
   const write = <T>(parse: (body: unknown) => T, run: (ledger: string, body: T) => Promise<unknown>) => async (c: Context) => {
+    if (ctx.writes.stopping) throw stopping();
     const ledger = checkLedgerId(c.req.param('ledger'));
     const body = parse(await jsonBody(c));
     if (ctx.author === null) {
@@ -174,11 +209,21 @@ export function serveApp(ctx: ServeContext): Hono {
         rule: 'required',
       });
     }
+    // Asked again: the body may have taken a while to arrive.
+    if (ctx.writes.stopping) throw stopping();
+    const answered = (async () => {
+      try {
+        return c.json(await run(ledger, body));
+      } catch (e) {
+        // A refusal the store throws is its rejected outcome, as the CLI's --json prints it.
+        return c.json(rejectionOf(e));
+      }
+    })();
+    ctx.writes.running.add(answered);
     try {
-      return c.json(await run(ledger, body));
-    } catch (e) {
-      // A refusal the store throws is its rejected outcome, as the CLI's --json prints it.
-      return c.json(rejectionOf(e));
+      return await answered;
+    } finally {
+      ctx.writes.running.delete(answered);
     }
   };
   app.post(

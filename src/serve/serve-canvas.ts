@@ -14,16 +14,16 @@
 //   kept in an HttpOnly SameSite=Strict cookie, the Host and Origin checked, no CORS, JSON bodies
 //   with a size limit, and a strict Content-Security-Policy.
 import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import { CanvasError } from '../model/canvas-error.js';
 import type { Workspace } from '../store/workspace.js';
 import { LivePages } from './live-pages.js';
 import { RefWatcher } from '../store/ref-watcher.js';
 import { RemoteSync, SYNC_EVERY_MS } from './remote-sync.js';
 import type { GuardOptions } from './request-guard.js';
-import { serveApp } from './serve-app.js';
+import { serveApp, type WritesInFlight } from './serve-app.js';
 
 /** Options of {@link serveCanvas}. */
 export interface ServeOptions {
@@ -39,7 +39,29 @@ export interface ServeOptions {
   rescanMs?: number | undefined;
   /** How often to sync with the workspace's shared remote, in ms (default 10000; 0 never). */
   syncEveryMs?: number | undefined;
+  /** The connection limits (default {@link SERVE_LIMITS}; tests pass shorter times). */
+  limits?: Partial<ServeLimits> | undefined;
 }
+
+/** What one connection may take (docs/serve.md, "Limits"), in milliseconds and connections. */
+export interface ServeLimits {
+  /** The request's headers must have arrived within this. */
+  headersMs: number;
+  /** The whole request, body included, must have arrived within this. */
+  requestMs: number;
+  /** A connection with nothing sent either way for this long is closed (an event stream pings every 20 s). */
+  idleMs: number;
+  /** A kept-alive connection with no new request for this long is closed. */
+  keepAliveMs: number;
+  /** At most this many connections at once; one more is closed as soon as it opens. */
+  connections: number;
+}
+
+/** How long a closing server gives a connection still answering before it is closed, in milliseconds. */
+const CLOSE_GRACE_MS = 1000;
+
+/** The limits `canvas serve` runs with (docs/serve.md, "Limits"). */
+export const SERVE_LIMITS: ServeLimits = { headersMs: 10_000, requestMs: 30_000, idleMs: 60_000, keepAliveMs: 5_000, connections: 128 };
 
 /** A running server. */
 export interface RunningServer {
@@ -49,11 +71,14 @@ export interface RunningServer {
   origin: string;
   token: string;
   port: number;
-  /** Stop: end every event stream, stop the watcher, close the listener. */
+  /**
+   * Stop (docs/serve.md, "Stopping"): refuse new writes (`SERVER_STOPPING`), let the writes under
+   * way finish and answer, then end every event stream, stop the watcher and close the listener.
+   */
   close(): Promise<void>;
 }
 
-function listen(server: ServerType, host: string, port: number): Promise<number> {
+function listen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once('error', (e: NodeJS.ErrnoException) =>
       reject(
@@ -83,6 +108,8 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
   await watcher.start();
   const remote = new RemoteSync(ws, { everyMs: options.syncEveryMs ?? SYNC_EVERY_MS, moved: () => watcher.poke() });
   const streams = new Set<() => void>();
+  const writes: WritesInFlight = { stopping: false, running: new Set() };
+  const limits = { ...SERVE_LIMITS, ...options.limits };
   // Filled in once the port is known; until then no Host header can match it.
   const guard: GuardOptions = { host: '', origin: '', token, cookie: '' };
   const app = serveApp({
@@ -96,9 +123,23 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
       streams.add(end);
       return () => streams.delete(end);
     },
+    writes,
   });
-  // Bound first, so port 0 is known; a request before the guard knows the port is refused.
-  const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? 4173 });
+  // Bound first, so port 0 is known; a request before the guard knows the port is refused. Node
+  // checks the header and request times at the checking interval: a tenth of the shorter one.
+  const server = serve({
+    fetch: app.fetch,
+    hostname: host,
+    port: options.port ?? 4173,
+    serverOptions: {
+      headersTimeout: limits.headersMs,
+      requestTimeout: limits.requestMs,
+      keepAliveTimeout: limits.keepAliveMs,
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(Math.min(limits.headersMs, limits.requestMs) / 10))),
+    },
+  }) as Server;
+  server.timeout = limits.idleMs;
+  server.maxConnections = limits.connections;
   let port: number;
   try {
     port = await listen(server, host, options.port ?? 4173);
@@ -115,12 +156,21 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
     token,
     port,
     async close() {
+      // The writes under way answer first; a write asked for meanwhile is refused.
+      writes.stopping = true;
+      while (writes.running.size > 0) await Promise.allSettled([...writes.running]);
       for (const end of streams) end();
       await remote.close();
       watcher.close();
+      // Idle connections close now; one still writing its answer (a write that just finished)
+      // gets a moment, then every connection is closed.
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        (server as import('node:http').Server).closeAllConnections?.();
+        const late = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        server.close(() => {
+          clearTimeout(late);
+          resolve();
+        });
+        server.closeIdleConnections();
       });
     },
   };

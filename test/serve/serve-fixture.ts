@@ -7,7 +7,7 @@ import { openCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
 import { readCanvas } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { type RunningServer, serveCanvas } from '../../src/serve/serve-canvas.js';
+import { type RunningServer, type ServeLimits, serveCanvas } from '../../src/serve/serve-canvas.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 /** The token every test server is started with. */
@@ -23,7 +23,7 @@ export interface Served {
 }
 
 /** A workspace with canvas `demo` (a section holding a text, a question); agent is editor, cam commenter. */
-export async function servedWorkspace(options: { author?: string | null } = {}): Promise<Served> {
+export async function servedWorkspace(options: { author?: string | null; limits?: Partial<ServeLimits> } = {}): Promise<Served> {
   const ws = tempWorkspace('canvas-serve-');
   const o = await openCanvas(ws, { ledger: 'demo', problem: 'Pages go stale.', expectedValue: 'A live tab.', why: 'the task was opened', author: AUTHOR });
   if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
@@ -37,7 +37,7 @@ export async function servedWorkspace(options: { author?: string | null } = {}):
     const g = await grantRole(ws, { ledger: 'demo', who, role, why: `${who} joins`, author: AUTHOR });
     if (g.outcome !== 'applied') throw new Error(JSON.stringify(g));
   }
-  const server = await serveCanvas(ws, { port: 0, author: options.author === undefined ? AUTHOR : options.author, token: TOKEN, rescanMs: 60_000 });
+  const server = await serveCanvas(ws, { port: 0, author: options.author === undefined ? AUTHOR : options.author, token: TOKEN, rescanMs: 60_000, limits: options.limits });
   return { ws, server, ids: { section: s.node!, text: t.node!, question: q.node! }, cookie: `canvas-token-${server.port}=${TOKEN}` };
 }
 
@@ -47,7 +47,13 @@ export async function revisionOf(ws: Workspace): Promise<string> {
 }
 
 /** A raw HTTP request with exactly these headers (fetch will not send a foreign Host). */
-export function rawRequest(port: number, method: string, path: string, headers: Record<string, string>, body = ''): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | Buffer = '',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers, setHost: false, agent: false }, (res) => {
       let text = '';
