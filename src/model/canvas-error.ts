@@ -44,6 +44,7 @@ export type ErrorCode =
   | 'UNSAFE_SVG'
   | 'SVG_SANITIZER_UNAVAILABLE'
   | 'DIAGRAM_SYNTAX'
+  | 'FIGURE_NOT_DRAWN'
   | 'SCENE_JSON'
   | 'SCENE_INVALID'
   | 'SCENE_LIMIT'
@@ -139,6 +140,7 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   UNSAFE_SVG: 'rejected',
   SVG_SANITIZER_UNAVAILABLE: 'internal',
   DIAGRAM_SYNTAX: 'rejected',
+  FIGURE_NOT_DRAWN: 'internal',
   SCENE_JSON: 'rejected',
   SCENE_INVALID: 'rejected',
   SCENE_LIMIT: 'rejected',

@@ -34,8 +34,12 @@ describe('an SVG check where DOMPurify cannot run', () => {
     expect(repoState(ws)).toEqual(before);
   });
 
-  it('a page shows the figure as escaped source with the code, never the SVG unsanitized', async () => {
-    const page = await pageOf(snapshotOf(FIGURE.replace('<figure ', '<figure id="fg" v="1" ')));
+  it('a page fails naming the figure (FIGURE_NOT_DRAWN, the cause SVG_SANITIZER_UNAVAILABLE), never written without it nor with the SVG unsanitized', async () => {
+    const snapshot = snapshotOf(FIGURE.replace('<figure ', '<figure id="fg" v="1" '));
+    await expect(pageOf(snapshot)).rejects.toMatchObject({ code: 'FIGURE_NOT_DRAWN', data: { node: 'fg', cause: 'SVG_SANITIZER_UNAVAILABLE' } });
+    // A library caller that draws and renders itself gets the escaped source and the code.
+    const { drawFigures, renderPage } = await import('../../src/render/index.js');
+    const page = renderPage(snapshot, { css: '', figures: await drawFigures(snapshot.canvas) });
     expect(page).toContain('SVG_SANITIZER_UNAVAILABLE');
     expect(page).not.toContain('<rect');
   });

@@ -41,12 +41,11 @@ async function draw(node: Drawable): Promise<Element> {
  * asynchronous step of the page: a `diagram` laid out and drawn to SVG in process, an
  * `excalidraw` scene drawn with roughjs in process (docs/excalidraw.md), an `svg` sanitized again, each with its ids prefixed by `<node id>-`. One figure at a time, in document
  * order, so the sanitizer's one window is never shared. A figure that cannot be drawn is recorded
- * with its CanvasError and the others are still drawn.
+ * with its CanvasError and the others are still drawn; a drawer that fails with anything else (a
+ * bug, a broken install) is recorded as `FIGURE_NOT_DRAWN` naming the figure.
  *
  * @param canvas - the canvas tree (a snapshot's `canvas`)
  * @returns the drawings by figure id, for `renderPage`'s `figures`
- * @throws Error only for a fault that is not a CanvasError (a bug in a drawer); a figure's own
- *   refusal is recorded, not thrown
  */
 export async function drawFigures(canvas: Canvas): Promise<FigureDrawings> {
   const out = new Map<string, Element | CanvasError>();
@@ -54,8 +53,15 @@ export async function drawFigures(canvas: Canvas): Promise<FigureDrawings> {
     try {
       out.set(node.id, await draw(node as Drawable));
     } catch (e) {
-      if (!(e instanceof CanvasError)) throw e;
-      out.set(node.id, e);
+      out.set(
+        node.id,
+        e instanceof CanvasError
+          ? e
+          : new CanvasError('FIGURE_NOT_DRAWN', `figure ${node.id} (${node.kind}) could not be drawn: ${(e as Error)?.message ?? String(e)}`, 'this is a bug or a broken install: run npm ci, then report it with the figure', {
+              node: node.id,
+              kind: node.kind,
+            }),
+      );
     }
   }
   return out;

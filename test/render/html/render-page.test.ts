@@ -224,8 +224,10 @@ describe('renderPage', () => {
     expect(all.filter((el) => el.tagName === 'script')).toEqual([]);
   });
 
-  it('shows the source and why when a diagram cannot be drawn, and still renders the page', async () => {
-    const { tree } = await page('<figure id="f1" v="1" kind="diagram">not a diagram</figure><text id="t1" v="1">after</text>');
+  it('given a drawing that failed, shows the source and why and still renders the page; preparePage refuses it (FIGURE_NOT_DRAWN)', async () => {
+    const snapshot = snapshotOf('<figure id="f1" v="1" kind="diagram">not a diagram</figure><text id="t1" v="1">after</text>');
+    await expect(pageOf(snapshot)).rejects.toMatchObject({ code: 'FIGURE_NOT_DRAWN', data: { node: 'f1', cause: 'DIAGRAM_SYNTAX' } });
+    const tree = parsePage(renderPage(snapshot, { css: '', figures: await drawFigures(snapshot.canvas) }));
     const f1 = byId(tree, 'f1')!;
     expect(textOf(elements(f1).find((e) => classes(e.el).includes('figure-error'))!.el)).toContain('DIAGRAM_SYNTAX');
     expect(textOf(elements(f1).find((e) => e.el.tagName === 'pre')!.el)).toBe('not a diagram');
