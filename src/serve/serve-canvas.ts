@@ -61,7 +61,7 @@ export interface ServeLimits {
 const CLOSE_GRACE_MS = 1000;
 
 /** The limits `canvas serve` runs with (docs/serve.md, "Limits"). */
-export const SERVE_LIMITS: ServeLimits = { headersMs: 10_000, requestMs: 30_000, idleMs: 60_000, keepAliveMs: 5_000, connections: 128 };
+const SERVE_LIMITS: ServeLimits = { headersMs: 10_000, requestMs: 30_000, idleMs: 60_000, keepAliveMs: 5_000, connections: 128 };
 
 /** A running server. */
 export interface RunningServer {
