@@ -39,7 +39,7 @@ const common = {
   // ES module loader. Each of these packages ships CommonJS but @bomb.sh/tab (the completion
   // scripts, ES modules only, without top-level await), which Node 20.19+ require()s as well.
   supported: { 'dynamic-import': false },
-  external: ['jsdom', 'dompurify', '@modelcontextprotocol/server', 'playwright-core', 'zod', 'openai', '@bomb.sh/tab'],
+  external: ['jsdom', 'dompurify', '@modelcontextprotocol/server', 'ajv', 'playwright-core', 'zod', 'openai', '@bomb.sh/tab'],
   // Bundled modules find the package's files (templates, vendored Mermaid) from import.meta.url,
   // made when first asked for: every command starts the bundle, few ask (a file URL of a long
   // path is about 0.5 ms of a start under the profiler).

@@ -124,13 +124,13 @@ export async function idleSoak(o: SoakOptions): Promise<SoakReport> {
             arguments: { workspace: ws.root, ledger: 'soak', node: theirs.node, base: at, text: `mcp ${i + 1}`, why: `server write ${i}` },
           });
           if ((await read)?.isError === true) note('server', i, { error: 'canvas_read answered isError' });
-          const text = (r.content as Array<{ text: string }>)[0]?.text ?? '';
           if (r.isError === true) {
-            note('server', i, { error: `isError: ${text}` });
+            note('server', i, { error: `isError: ${(r.content as Array<{ text: string }>)[0]?.text ?? ''}` });
             continue;
           }
-          const json = JSON.parse(text) as Outcome | { error: { code: string } };
-          const out = note('server', i, 'error' in json ? { error: text } : json);
+          // The answer is its structured content alone (docs/mcp.md, "Results").
+          const json = r.structuredContent as Outcome | { error: { code: string } };
+          const out = note('server', i, 'error' in json ? { error: JSON.stringify(json) } : json);
           if ('revision' in out && out.outcome === 'applied') at = out.revision;
         } catch (e) {
           note('server', i, { error: String((e as Error).stack ?? e) });

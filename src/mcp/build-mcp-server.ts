@@ -5,6 +5,7 @@ import { readPackageVersion } from '../store/read-package-version.js';
 import { resolveWorkspace } from '../store/workspace.js';
 import { CanvasSubscriptions } from './canvas-subscriptions.js';
 import { guardMessages } from './guard-messages.js';
+import { instructionsFor } from './instructions.js';
 import { type CallOrder, orderCalls } from './order-calls.js';
 import type { ServerContext } from './server-context.js';
 
@@ -65,8 +66,6 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerAccessTools },
     { registerWatchTools },
     { registerCanvasResources },
-    { registerEdgesTool },
-    { registerSearchTools },
   ] = await Promise.all([
     import('@modelcontextprotocol/server'),
     import('./register-read-tools.js'),
@@ -77,8 +76,6 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-access-tools.js'),
     import('./register-watch-tools.js'),
     import('./register-canvas-resources.js'),
-    import('./register-edges-tool.js'),
-    import('./register-search-tools.js'),
   ]);
   const inFlight = new Set<Promise<CallToolResult>>();
   const orders: CallOrder[] = [];
@@ -95,14 +92,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     reads: new Set(),
     tools: new Set(),
   };
-  const instructions = [
-    `Canvases of one workspace, edited one node at a time; every edit is one commit with a reason. You act as "${options.who}";`,
-    'your role on each canvas (viewer < commenter < editor < owner) is granted by its owner, and there is no default role.',
-    'Pass the workspace you were given as `workspace` on every call. Read first (canvas_read) and write against its Canvas-Base: sha as `base`;',
-    'one node per call; a `why` that says why; never quietly answer an open question.',
-    'Every write returns exactly one outcome: applied, proposed, conflict or rejected. Check it: a conflict is never success.',
-    'canvas_list shows the canvases you may read; each is also the resource canvas://<ledger>: subscribe to hear when it changes, or call canvas_inbox.',
-  ].join(' ');
+  const instructions = instructionsFor(options.who);
   // Which requests change anything (docs/mcp.md, "Order of calls"), and which tool calls say when their handler ends.
   const changes = (r: JSONRPCRequest) =>
     r.method === 'tools/call' ? !ctx.reads.has(String((r.params as { name?: unknown } | undefined)?.name)) : r.method !== 'resources/list' && r.method !== 'resources/templates/list';
@@ -118,8 +108,6 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     registerViewTools(server, ctx);
     registerAccessTools(server, ctx);
     registerWatchTools(server, ctx);
-    registerEdgesTool(server, ctx);
-    registerSearchTools(server, ctx);
     registerCanvasResources(server, ctx, subscriptions, era);
     // Every transport the server is connected to refuses hostile requests before the SDK parses
     // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message

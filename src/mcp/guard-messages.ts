@@ -1,5 +1,5 @@
 /**
- * What the server refuses before the SDK sees a message (docs/mcp.md, "Running it" and "Results and errors"). The
+ * What the server refuses before the SDK sees a message (docs/mcp.md, "Running it" and "Results"). The
  * SDK's own checks let two things through badly:
  *
  * - a key named `__proto__` in a tool's arguments, at any depth (JSON.parse makes it an ordinary

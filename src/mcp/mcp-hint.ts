@@ -3,18 +3,18 @@
  * and errors"). The store writes each hint once, for the command line: it names the next command
  * and its flags (`run \`canvas read plan\` first and pass its Canvas-Base: sha as --base`). An
  * MCP caller has tools and arguments instead, so the server says the same fix in those words
- * (`call canvas_read with ledger plan first and pass its Canvas-Base: sha as \`base\``): a command
+ * (`call canvas_read with ledger plan first and pass its revision as \`base\``): a command
  * becomes its tool, a flag its argument. Only the hint is rewritten; the message says what was
  * wrong and may quote the caller's own text, so it is left as it is.
  */
 
-/** The tool that does what a command does. */
+/** The tool that does what a command does (docs/mcp.md, "The tools"). */
 const TOOL_OF: Record<string, string> = {
   read: 'canvas_read',
-  log: 'canvas_log',
+  prompt: 'canvas_read',
+  render: 'canvas_read',
+  log: 'canvas_history',
   history: 'canvas_history',
-  prompt: 'canvas_prompt',
-  render: 'canvas_render',
   list: 'canvas_list',
   proposals: 'canvas_list_proposals',
   approve: 'canvas_approve_proposal',
@@ -25,18 +25,18 @@ const TOOL_OF: Record<string, string> = {
   move: 'canvas_move',
   create: 'canvas_create',
   open: 'canvas_open',
+  import: 'canvas_import',
   freeze: 'canvas_freeze',
   abandon: 'canvas_abandon',
   grant: 'canvas_grant',
   revoke: 'canvas_revoke',
   check: 'canvas_check',
+  verify: 'canvas_verify',
   watch: 'canvas_watch',
   unwatch: 'canvas_unwatch',
   inbox: 'canvas_inbox',
   search: 'canvas_search',
   edges: 'canvas_edges',
-  // No tool shows the grants themselves; canvas_list shows the caller's role on each canvas.
-  access: 'canvas_list',
 };
 
 /** The argument a flag is over MCP (the command line's name, camel-cased: docs/mcp.md "The tools"). */
@@ -58,6 +58,9 @@ const LEDGER = '[a-z0-9][a-z0-9._-]{0,63}';
 export function mcpHint(hint: string): string {
   return (
     hint
+      // canvas_read answers the revision to write against as `revision`, where `canvas read` prints a Canvas-Base: line.
+      .replace(/its Canvas-Base: sha/g, 'its revision')
+      .replace(/the sha from the Canvas-Base: line of/g, 'the revision of')
       // `canvas grant plan zed viewer --why "..."`: the grant, with its arguments named.
       .replace(new RegExp(`\`?canvas grant (${LEDGER}|<ledger>) (\\S+) (\\S+) --why "\\.\\.\\."\`?`, 'g'), 'canvas_grant with ledger $1, who $2, role $3 and a why')
       .replace(new RegExp(`\`?canvas revoke (${LEDGER}|<ledger>) (\\S+) --why "\\.\\.\\."\`?`, 'g'), 'canvas_revoke with ledger $1, who $2 and a why')

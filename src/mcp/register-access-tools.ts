@@ -1,53 +1,45 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { grantRole, revokeRole } from '../store/access-writes.js';
 import type { Role } from '../store/role.js';
 import { authorOfCall } from './author-of-call.js';
+import { str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
+import { PLAIN_OUTCOME } from './result-schemas.js';
 import type { ServerContext } from './server-context.js';
-import { WRITE } from './tool-annotations.js';
-import { writeArgs } from './tool-arguments.js';
+import { OVERWRITES } from './tool-annotations.js';
+import { roleArg, WRITE, WRITE_REQUIRED } from './tool-arguments.js';
 
-const whoArg = z
-  .string()
-  .describe('The who the grant is for (^[A-Za-z0-9][A-Za-z0-9._@:-]*$, the name another server runs --as), or "*" for everyone without a grant of their own (at most editor).');
-
-const RESULT =
-  'Result: the outcome as structured content and as JSON text: {"outcome":"applied","revision","node":null,"diff":[]}, or {"outcome":"rejected",...}: ROLE_TOO_LOW unless you are an owner, NO_CHANGE, LAST_OWNER, BAD_ROLE, BAD_AUTHOR.';
+interface AccessArgs {
+  ledger: string;
+  why: string;
+  who: string;
+  idempotencyKey?: string;
+  step?: string;
+  run?: string;
+}
 
 /**
  * Register canvas_grant and canvas_revoke (docs/roles.md "Roles", docs/mcp.md "The tools"): the
- * owner's, through the store's `grantRole` and `revokeRole` as the server's identity. The role
- * is a plain string here so that a bad one is the store's `rejected` outcome (`BAD_ROLE`).
+ * owner's, through the store's `grantRole` and `revokeRole` as the server's identity.
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
  */
 export function registerAccessTools(server: McpServer, ctx: ServerContext): void {
-  const common = (a: { ledger: string; why: string; idempotencyKey?: string | undefined; step?: string | undefined; run?: string | undefined }) => ({
-    ledger: a.ledger,
-    why: a.why,
-    author: authorOfCall(ctx.who, a.step, a.run),
-    idempotencyKey: a.idempotencyKey,
-  });
+  const common = (a: AccessArgs) => ({ ledger: a.ledger, why: a.why, who: a.who, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey });
 
   registerCanvasTool(
     server,
     ctx,
     'canvas_grant',
     {
-      title: 'Grant a role on a canvas',
-      description: [
-        'Give a who a role on this canvas (owners only): viewer reads; commenter proposes edits an editor or owner decides; editor edits and decides proposals; owner also grants and revokes.',
-        'A grant replaces the who\'s earlier role; an explicit grant beats "*"; the last owner cannot be removed.',
-        RESULT,
-      ].join(' '),
-      args: { ...writeArgs, who: whoArg, role: z.string().describe('The role: viewer, commenter, editor or owner.') },
-      result: 'outcome',
+      description: 'Give who (a who, or "*": everyone without a grant of their own, at most editor) a role on the canvas, replacing their earlier one (owners only).',
+      args: { properties: { ...WRITE, who: str, role: roleArg }, required: [...WRITE_REQUIRED, 'who', 'role'] },
+      result: PLAIN_OUTCOME,
       // A grant replaces the who's earlier role, which may be a higher one; the same grant again is NO_CHANGE.
-      annotations: { ...WRITE, destructiveHint: true },
+      annotations: OVERWRITES,
     },
-    async (a) => grantRole(ctx.ws, { ...common(a), who: a.who, role: a.role as Role }),
+    async (a: AccessArgs & { role: Role }) => grantRole(ctx.ws, { ...common(a), role: a.role }),
   );
 
   registerCanvasTool(
@@ -55,13 +47,12 @@ export function registerAccessTools(server: McpServer, ctx: ServerContext): void
     ctx,
     'canvas_revoke',
     {
-      title: 'Revoke a role on a canvas',
-      description: ['Remove a who\'s explicit grant on this canvas (owners only); they keep what "*" grants, if anything. The last owner cannot be removed.', RESULT].join(' '),
-      args: { ...writeArgs, who: whoArg },
-      result: 'outcome',
+      description: 'Take back the grant of who (owners only); the last owner stays.',
+      args: { properties: { ...WRITE, who: str }, required: [...WRITE_REQUIRED, 'who'] },
+      result: PLAIN_OUTCOME,
       // The who loses their role; the same revoke again is NO_CHANGE.
-      annotations: { ...WRITE, destructiveHint: true },
+      annotations: OVERWRITES,
     },
-    async (a) => revokeRole(ctx.ws, { ...common(a), who: a.who }),
+    async (a: AccessArgs) => revokeRole(ctx.ws, common(a)),
   );
 }

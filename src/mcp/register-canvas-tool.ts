@@ -1,53 +1,42 @@
 /**
- * The one way a canvas tool is registered (docs/mcp.md "Results and errors"): every tool takes
- * `workspace` (checked first), declares an `outputSchema`, and answers `structuredContent` with
- * the same value as its one text content, for clients that read only text.
+ * The one way a canvas tool is registered (docs/mcp.md, "Results"): every tool takes `workspace`
+ * (checked first), declares its output schema (result-schemas.ts), and answers its value or a
+ * refusal as tool-result.ts says, once.
  *
- * - A value the tool returns: `structuredContent` is the value; the text is its JSON, or what
- *   `text` makes of it (`canvas_read` prints `Canvas-Base:` and the XML, as `canvas read` does).
- * - A refusal: for a tool whose results are outcomes (`refusal: 'outcome'`), a `rejected`-kind
- *   CanvasError is the `rejected` outcome; every other refusal is the error shape
- *   `{"error":{code,message,hint[,data]}}` (tool-result.ts says when that is `isError`). Either
- *   hint speaks MCP: it names a tool and its argument, never a flag (mcp-hint.ts).
- * - The output schema is the tool's result shapes and the error shape, joined (object-union.ts),
- *   so every answer of the tool, success or refusal, validates against it.
+ * - A value the tool returns is the structured content.
+ * - A refusal: for a write tool, a `rejected`-kind CanvasError is the `rejected` outcome; every
+ *   other refusal is the error shape `{"error":{code,message,hint[,data]}}`. Either hint speaks
+ *   MCP: it names a tool and its argument, never a flag (explain-refusal.ts, mcp-hint.ts).
  */
-import type { McpServer } from '@modelcontextprotocol/server';
-import type { CallToolResult } from '@modelcontextprotocol/server';
-import { z } from 'zod';
+import { type CallToolResult, type McpServer, PROTOCOL_VERSION_META_KEY, type ServerContext as SdkContext, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import { rejectionOf } from '../store/rejection-of.js';
 import { checkWorkspace } from './check-workspace.js';
-import { objectUnion } from './object-union.js';
-import { AppliedSchema, ConflictSchema, ErrorResultSchema, ProposedSchema, RejectedSchema } from './outcome-schemas.js';
-import type { ServerContext } from './server-context.js';
-import { workspaceArg } from './tool-arguments.js';
+import { explainRefusal } from './explain-refusal.js';
+import { type Json, standardSchema, str } from './json-schema.js';
 import { mcpHint } from './mcp-hint.js';
-import { errorResult } from './tool-result.js';
+import { OUTCOME_SCHEMAS } from './result-schemas.js';
+import type { ServerContext } from './server-context.js';
+import type { ToolArgs } from './tool-arguments.js';
+import { errorResult, valueResult } from './tool-result.js';
 
-/** What a client may assume of a tool (MCP's tool annotations), each said outright. */
-export interface CanvasToolAnnotations {
-  /** True when the tool changes nothing. */
-  readOnlyHint: boolean;
-  /** True when a call may overwrite or drop content (a replace, a remove, a revoke). */
-  destructiveHint: boolean;
-  /** True when the same call again changes nothing more (it answers a refusal or the same value). */
-  idempotentHint: boolean;
-  /** True when the tool reaches beyond the workspace (canvas_check asks a model). */
-  openWorldHint: boolean;
-}
+/**
+ * What a client may assume of a tool (MCP's tool annotations). Only what differs from MCP's
+ * defaults is said (not read-only, destructive, not idempotent, open world), and a read says
+ * neither destructive nor idempotent, which the revisions define for writes only.
+ */
+export type CanvasToolAnnotations = Pick<ToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint'>;
 
-/** A tool: its words, its arguments beyond `workspace`, its result shapes, and how it refuses. */
-export interface CanvasToolSpec<Args extends z.ZodRawShape, Value extends object> {
-  title: string;
-  /** What a client shows the model: what the tool does, its result, its refusals. */
+/** A tool: its words, its arguments beyond `workspace`, its result, and how it refuses. */
+export interface CanvasToolSpec<Value extends object> {
+  /** What a client shows the model: what the tool does that the instructions do not say. */
   description: string;
-  /** The arguments beside `workspace`, each with a description; unknown arguments are refused. */
-  args: Args;
-  /** The shapes a successful call returns (strict zod objects), or `'outcome'` for the four outcomes. */
-  result: 'outcome' | readonly [z.ZodObject, ...z.ZodObject[]];
+  /** The arguments beside `workspace`; unknown arguments are refused. */
+  args: ToolArgs;
+  /** The output schema (result-schemas.ts); an outcome schema makes it a write tool. */
+  result: Json;
   annotations: CanvasToolAnnotations;
-  /** The text content made from the value (default: its JSON). */
+  /** The text a client that cannot read structured content gets (default: the value's JSON). */
   text?: (value: Value) => string;
   /**
    * True for a read that makes the caller a watcher: it changes no canvas but writes the
@@ -56,59 +45,61 @@ export interface CanvasToolSpec<Args extends z.ZodRawShape, Value extends object
   watches?: true;
 }
 
-/** The four outcomes, as a write tool's result shapes. */
-const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema] as const;
-
 /**
- * Register one canvas tool on the server (docs/mcp.md "Results and errors"). The call is counted
- * in flight (`ctx.track`), the workspace is checked before `run`, and whatever `run` returns or
- * throws is mapped as the header says.
+ * Register one canvas tool on the server (docs/mcp.md, "Results"). The call is counted in flight
+ * (`ctx.track`), the workspace is checked before `run`, and whatever `run` returns or throws is
+ * mapped as the header says.
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
  * @param name - the tool's name, `canvas_<verb>`
- * @param spec - title, description, arguments, result shapes, annotations, and the text of a value
- * @param run - the tool's work on its parsed arguments (without `workspace`): its value, or a throw
+ * @param spec - description, arguments, result schema, annotations, the text of a value
+ * @param run - the tool's work on its validated arguments (without `workspace`): its value, or a throw
  */
-export function registerCanvasTool<Args extends z.ZodRawShape, Value extends object>(
+export function registerCanvasTool<Args, Value extends object>(
   server: McpServer,
   ctx: ServerContext,
   name: string,
-  spec: CanvasToolSpec<Args, Value>,
-  run: (args: z.output<z.ZodObject<Args>>) => Promise<Value>,
+  spec: CanvasToolSpec<Value>,
+  run: (args: Args) => Promise<Value>,
 ): void {
-  const shapes: readonly [z.ZodObject, ...z.ZodObject[]] = spec.result === 'outcome' ? OUTCOMES : spec.result;
-  const outcomes = spec.result === 'outcome';
-  const text = spec.text ?? ((value: Value) => JSON.stringify(value));
-  if (spec.annotations.readOnlyHint && !spec.watches) ctx.reads.add(name);
-  const answer = async (args: z.output<z.ZodObject<Args>> & { workspace: string }): Promise<CallToolResult> => {
+  const outcomes = OUTCOME_SCHEMAS.has(spec.result);
+  if (spec.annotations.readOnlyHint === true && !spec.watches) ctx.reads.add(name);
+  const answer = async (args: Args & { workspace: string }, protocol: string | undefined): Promise<CallToolResult> => {
     let value: Value;
     try {
       checkWorkspace(ctx.ws, args.workspace);
       value = await run(args);
-    } catch (e) {
-      if (outcomes && e instanceof CanvasError && e.kind === 'rejected') value = rejectionOf(e) as unknown as Value;
-      else return errorResult(e);
+    } catch (thrown) {
+      const e = await explainRefusal(ctx, thrown);
+      if (!outcomes || !(e instanceof CanvasError) || e.kind !== 'rejected') return errorResult(e, protocol);
+      value = rejectionOf(e) as unknown as Value;
     }
     // A rejected outcome's hint names the tool and its argument, not a command's flag.
     if (outcomes && (value as { outcome?: string }).outcome === 'rejected') value = { ...value, hint: mcpHint((value as unknown as { hint: string }).hint) };
-    const body = text(value);
-    // The structured value is the text's JSON read back: the two never differ, and it holds no
-    // undefined or class instance a client could not receive.
-    const structuredContent = (spec.text ? JSON.parse(JSON.stringify(value)) : JSON.parse(body)) as Record<string, unknown>;
-    return { content: [{ type: 'text', text: body }], structuredContent, isError: false };
+    return valueResult(value, protocol, spec.text && (() => spec.text!(value)));
+  };
+  const input: Json = {
+    type: 'object',
+    properties: { workspace: str, ...spec.args.properties },
+    required: ['workspace', ...spec.args.required],
+    additionalProperties: false,
   };
   server.registerTool(
     name,
     {
-      title: spec.title,
       description: spec.description,
-      inputSchema: z.strictObject({ workspace: workspaceArg, ...spec.args }),
-      outputSchema: objectUnion([...shapes, ErrorResultSchema]),
+      inputSchema: standardSchema<Args & { workspace: string }>(input),
+      outputSchema: standardSchema<Value>(spec.result),
       annotations: spec.annotations,
     },
-    // The SDK parsed the arguments with the strict input schema above, so they have its shape.
-    ((args: z.output<z.ZodObject<Args>> & { workspace: string }, extra: { mcpReq: { id: string | number } }) => ctx.track(answer(args), extra.mcpReq.id)) as never,
+    (args: Args & { workspace: string }, extra: SdkContext) => {
+      // The revision of this request: its envelope's on 2026-07-28, the handshake's before.
+      const envelope = extra.mcpReq.envelope as Record<string, unknown> | undefined;
+      const claimed = envelope?.[PROTOCOL_VERSION_META_KEY];
+      const protocol = typeof claimed === 'string' ? claimed : server.server.getNegotiatedProtocolVersion();
+      return ctx.track(answer(args, protocol), extra.mcpReq.id);
+    },
   );
   ctx.tools.add(name);
 }

@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { CanvasError } from '../model/canvas-error.js';
-import { NODE_TYPES } from '../model/types.js';
+import type { NodeType } from '../model/types.js';
 import { canvasLog } from '../store/canvas-log.js';
 import { nodeHistory } from '../store/node-history.js';
 import { listProposals } from '../store/proposals.js';
@@ -9,21 +8,44 @@ import { readCanvasText } from '../store/read-canvas.js';
 import { readNodes } from '../store/read-nodes.js';
 import { readSnapshot } from '../store/read-snapshot.js';
 import { recordWatch } from '../store/watch-canvas.js';
-import { loadRenderPrompt } from './load-render-prompt.js';
+import { count, oneOf, str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
+import { renderAs } from './render-as.js';
 import { requireViewer } from './require-viewer.js';
-import { HistoryResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema } from './result-schemas.js';
+import { HISTORY_RESULT, PROPOSALS_RESULT, READ_RESULT } from './result-schemas.js';
 import type { ServerContext } from './server-context.js';
 import { READ } from './tool-annotations.js';
-import { ledgerArg, nodeArg } from './tool-arguments.js';
+import { NODE_TYPE_LIST } from './tool-arguments.js';
 
-const REFUSED =
-  'A refusal is {"error":{"code","message","hint"}} (isError false): NO_ROLE when you hold no role on the canvas (reads need viewer), WORKSPACE_MISMATCH, CANVAS_NOT_FOUND, BAD_LEDGER_ID.';
+/** The formats of canvas_read: the document, and the projections (docs/projections.md). */
+const FORMATS = ['xml', 'text', 'html', 'comment', 'done'] as const;
+
+/** What canvas_read answers: the document, the nodes, a projection, or the done artifact. */
+interface ReadValue {
+  ledger: string;
+  revision: string;
+  xml?: string;
+  nodes?: object[];
+  format?: string;
+  content?: string;
+  done?: object;
+}
+
+interface ReadArgs {
+  ledger: string;
+  format?: (typeof FORMATS)[number];
+  at?: string;
+  id?: string[];
+  type?: NodeType[];
+  edits?: number;
+}
 
 /**
- * Register the read tools: canvas_read, canvas_history, canvas_log, canvas_prompt and
- * canvas_list_proposals (docs/mcp.md "The tools"). Each checks the workspace, then that
- * the server's identity holds at least viewer on the canvas.
+ * Register the read tools: canvas_read, canvas_history and canvas_list_proposals (docs/mcp.md
+ * "The tools"). Each checks the workspace, then that the server's identity holds at least viewer
+ * on the canvas. canvas_read is `canvas read`, `canvas prompt` and `canvas render` in one tool:
+ * they differ only by what they print, so a `format` says which (docs/mcp.md, "Why one read
+ * tool"); canvas_history is `canvas history` and `canvas log`.
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
@@ -34,36 +56,45 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     ctx,
     'canvas_read',
     {
-      title: 'Read a canvas',
-      description: [
-        'Read a canvas. Returns, as `canvas read` prints it, the line `Canvas-Base: <sha>` and then the canonical XML, every node with its `id` and `v`;',
-        'the structured result is {"ledger","revision","xml"} (and "nodes" for a filtered read).',
-        'Read first: every write names that sha as `base`, and your decisions should rest on what you read, not on memory.',
-        'Open questions are <question> nodes without answered="true".',
-        REFUSED,
-      ].join(' '),
+      description:
+        'Read a canvas; you become a watcher of it. format: xml (default: the document, each node with its id and v), text (the prompt, with the latest `edits` edits), html (the page), comment (Markdown), done (the done artifact). id, type: only those nodes. at: the canvas as of that commit.',
       args: {
-        ledger: ledgerArg,
-        at: z.string().optional().describe('Optional: a commit sha (7+ hex) on main; the canvas as it stood there. Leave it out to read the current revision.'),
-        id: z.array(z.string()).optional().describe('Optional: only these nodes (each must be in the canvas), as `canvas read --id`.'),
-        type: z.array(z.enum(NODE_TYPES)).optional().describe('Optional: only nodes of these types, as `canvas read --type`.'),
+        properties: { ledger: str, format: oneOf(...FORMATS), at: str, id: { type: 'array', items: str }, type: NODE_TYPE_LIST, edits: count },
+        required: ['ledger'],
       },
-      result: [ReadResultSchema],
+      result: READ_RESULT,
       annotations: READ,
       watches: true,
-      text: (r: { revision: string; xml: string }) => `Canvas-Base: ${r.revision}\n${r.xml}`,
+      // A client that cannot read structured content reads what `canvas read` prints, or the projection.
+      text: (r: ReadValue) => r.content ?? (r.xml !== undefined ? `Canvas-Base: ${r.revision}\n${r.xml}` : JSON.stringify(r)),
     },
-    async ({ ledger, at, id, type }) => {
+    async ({ ledger, format = 'xml', at, id, type, edits }: ReadArgs): Promise<ReadValue> => {
       await requireViewer(ctx, ledger);
+      if ((id !== undefined || type !== undefined) && format !== 'xml') {
+        throw new CanvasError('USAGE', `id and type filter the xml format, not ${format}`, 'leave out format, or leave out id and type', { format });
+      }
+      if (edits !== undefined && format !== 'text') throw new CanvasError('USAGE', `edits is for the text format, not ${format}`, 'pass format: "text" with edits', { format });
+      let value: ReadValue;
+      let revision: string;
       if (id !== undefined || type !== undefined) {
         const read = await readNodes(ctx.ws, { ledger, at, ids: id, types: type });
-        recordWatch(ctx.ws, ctx.who, ledger, read.revision);
-        return { ledger: read.ledger, revision: read.revision, xml: read.nodes.map((n) => n.xml).join(''), nodes: read.nodes };
+        revision = read.revision;
+        value = { ledger: read.ledger, revision, nodes: read.nodes };
+      } else if (format === 'xml') {
+        const read = await readCanvasText(ctx.ws, { ledger, at });
+        revision = read.revision;
+        value = { ledger: read.ledger, revision, xml: read.xml };
+      } else {
+        const snapshot = await readSnapshot(ctx.ws, { ledger, at, ...(edits !== undefined ? { edits } : {}) });
+        revision = snapshot.revision;
+        value =
+          format === 'done'
+            ? { ledger: snapshot.ledger, revision, format, done: (await import('../render/done/done-artifact.js')).doneArtifact(snapshot) }
+            : { ledger: snapshot.ledger, revision, format, content: await renderAs(snapshot, format, edits) };
       }
-      const read = await readCanvasText(ctx.ws, { ledger, at });
       // Reading over MCP makes the caller a watcher (docs/store.md, "Watches and the inbox").
-      recordWatch(ctx.ws, ctx.who, ledger, read.revision);
-      return { ledger: read.ledger, revision: read.revision, xml: read.xml };
+      recordWatch(ctx.ws, ctx.who, ledger, revision);
+      return value;
     },
   );
 
@@ -72,77 +103,17 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     ctx,
     'canvas_history',
     {
-      title: "A node's history",
-      description: [
-        'The commits that named one node, oldest first, across moves: JSON {"ledger","node","commits":[{"commit","op","node","author","reason","date","proposedBy"?,"proposedWhy"?}]}.',
-        'For an approved proposal `author` and `reason` are who approved it and why, `proposedBy` and `proposedWhy` who proposed it and why: two identities, two reasons.',
-        REFUSED,
-        'NODE_NOT_FOUND when no commit names the node.',
-      ].join(' '),
-      args: { ledger: ledgerArg, node: nodeArg },
-      result: [HistoryResultSchema],
+      description:
+        "The commits that named `node`, oldest first (an approved proposal's also with proposedBy and proposedWhy); without node, the canvas's commits, newest first (limit: the newest only).",
+      args: { properties: { ledger: str, node: str, limit: { type: 'integer', minimum: 1 } }, required: ['ledger'] },
+      result: HISTORY_RESULT,
       annotations: READ,
     },
-    async ({ ledger, node }) => {
+    async ({ ledger, node, limit }: { ledger: string; node?: string; limit?: number }) => {
       await requireViewer(ctx, ledger);
+      if (node === undefined) return { ledger, commits: await canvasLog(ctx.ws, { ledger, limit }) };
+      if (limit !== undefined) throw new CanvasError('USAGE', 'limit is for the canvas\'s commits, not a node\'s', 'leave out limit, or leave out node', {});
       return { ledger, node, commits: await nodeHistory(ctx.ws, { ledger, node }) };
-    },
-  );
-
-  registerCanvasTool(
-    server,
-    ctx,
-    'canvas_log',
-    {
-      title: "A canvas's log",
-      description: [
-        "The canvas's commits, newest first, every operation with its node, author and reason:",
-        'JSON {"ledger","commits":[{"commit","op","node","author","reason","date"}]}.',
-        REFUSED,
-      ].join(' '),
-      args: {
-        ledger: ledgerArg,
-        maxCount: z.number().int().positive().optional().describe('Optional: at most this many commits (the newest). Leave it out for all.'),
-      },
-      result: [LogResultSchema],
-      annotations: READ,
-    },
-    async ({ ledger, maxCount }) => {
-      await requireViewer(ctx, ledger);
-      return { ledger, commits: await canvasLog(ctx.ws, { ledger, limit: maxCount }) };
-    },
-  );
-
-  registerCanvasTool(
-    server,
-    ctx,
-    'canvas_prompt',
-    {
-      title: 'The canvas as a prompt',
-      description: [
-        'The canvas as text to work from instead of the conversation: the revision to write against, the discipline, the open questions,',
-        'the document as readable text with node ids, and the latest edits with their reasons. Never truncated: a canvas over the budget',
-        'comes whole with a notice that resolving it is your first work. The text is the prompt; the structured result is {"ledger","revision","prompt"}.',
-        REFUSED,
-      ].join(' '),
-      args: {
-        ledger: ledgerArg,
-        edits: z.number().int().nonnegative().optional().describe('Optional: how many recent edits to show with their reasons (default 10).'),
-      },
-      result: [PromptResultSchema],
-      annotations: READ,
-      text: (r: { prompt: string }) => r.prompt,
-    },
-    async ({ ledger, edits }) => {
-      await requireViewer(ctx, ledger);
-      const snapshot = await readSnapshot(ctx.ws, { ledger, edits });
-      let renderPrompt: Awaited<ReturnType<typeof loadRenderPrompt>>;
-      try {
-        renderPrompt = await loadRenderPrompt();
-      } catch (e) {
-        throw new CanvasError('INTERNAL', `the prompt renderer could not be loaded: ${(e as Error).message}`, 'use canvas_read; this build of the server has no prompt renderer');
-      }
-      return { ledger: snapshot.ledger, revision: snapshot.revision, prompt: renderPrompt(snapshot, edits !== undefined ? { edits, surface: 'mcp' } : { surface: 'mcp' }) };
     },
   );
 
@@ -151,17 +122,12 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     ctx,
     'canvas_list_proposals',
     {
-      title: "A canvas's proposals",
-      description: [
-        "The canvas's proposals, open ones first: JSON {\"ledger\",\"proposals\":[{\"id\",\"status\" (open|approved|rejected),\"op\",\"node\",\"anchor\",\"payload\",\"base\",\"why\",\"proposedBy\",\"decidedBy\"?,\"decision\"?,...}]}.",
-        'An editor or owner decides an open one with canvas_approve_proposal or canvas_reject_proposal.',
-        REFUSED,
-      ].join(' '),
-      args: { ledger: ledgerArg },
-      result: [ProposalsResultSchema],
+      description: "The canvas's proposals, open ones first; an editor or owner decides an open one.",
+      args: { properties: { ledger: str }, required: ['ledger'] },
+      result: PROPOSALS_RESULT,
       annotations: READ,
     },
-    async ({ ledger }) => {
+    async ({ ledger }: { ledger: string }) => {
       await requireViewer(ctx, ledger);
       return { ledger, proposals: await listProposals(ctx.ws, { ledger }) };
     },

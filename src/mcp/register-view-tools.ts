@@ -1,38 +1,46 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-import type { Snapshot } from '../model/snapshot.js';
+import { CanvasError } from '../model/canvas-error.js';
+import type { NodeType } from '../model/types.js';
+import { canvasEdges } from '../store/canvas-edges.js';
+import type { CanvasListEntry, CanvasListFailure } from '../store/list-canvas-entries.js';
 import { listReadableCanvases } from '../store/list-readable-canvases.js';
-import { readSnapshot } from '../store/read-snapshot.js';
+import { searchCanvases } from '../store/search/search-canvases.js';
+import { verifyWorkspace } from '../store/verify-workspace.js';
+import { bool, str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { requireViewer } from './require-viewer.js';
-import { ListResultSchema, RenderResultSchema } from './result-schemas.js';
+import { EDGES_RESULT, LIST_RESULT, SEARCH_RESULT, VERIFY_RESULT } from './result-schemas.js';
 import type { ServerContext } from './server-context.js';
 import { READ } from './tool-annotations.js';
-import { ledgerArg } from './tool-arguments.js';
+import { NODE_TYPE_LIST } from './tool-arguments.js';
 
-/** The projections canvas_render makes, named as `canvas render --format` names them. */
-const FORMATS = ['html', 'comment', 'text'] as const;
-
-/** Render a snapshot in one format; each renderer is loaded only when asked for (docs/projections.md). */
-async function renderAs(snapshot: Snapshot, format: (typeof FORMATS)[number]): Promise<string> {
-  switch (format) {
-    case 'html': {
-      const [{ preparePage }, { renderPage }] = await Promise.all([import('../render/html/prepare-page.js'), import('../render/html/render-page.js')]);
-      return renderPage(snapshot, await preparePage(snapshot));
-    }
-    case 'comment':
-      return (await import('../render/comment/render-comment.js')).renderComment(snapshot);
-    case 'text':
-      // The prompt names the tools to an MCP caller, not the commands (docs/projections.md, "The prompt").
-      return (await import('../render/text/render-prompt.js')).renderPrompt(snapshot, { surface: 'mcp' });
-  }
+/**
+ * One canvas of canvas_list, without what it would say twice (docs/mcp.md, "Results"): the
+ * summary's text is given once (cut, with `cut` saying so), the last edit without its commit
+ * (it is the `revision`), the ending without the reason and commit the last edit already gives.
+ */
+function listed(c: (CanvasListEntry | CanvasListFailure) & { role: string | null }): object {
+  if ('error' in c) return c;
+  const { commit, ...lastEdit } = c.lastEdit;
+  const ending = c.ending && c.ending.commit === commit ? { kind: c.ending.kind, editedSince: c.ending.editedSince } : c.ending;
+  return {
+    ledger: c.ledger,
+    revision: c.revision,
+    role: c.role,
+    summary: c.summary && { node: c.summary.node, text: c.summary.text, cut: c.summary.cut },
+    questions: c.questions,
+    lastEdit,
+    ending,
+    writtenByRun: c.writtenByRun,
+    watchers: c.watchers,
+  };
 }
 
 /**
- * Register canvas_list and canvas_render (docs/mcp.md "The tools"): which canvases the server's
- * identity may read, and one canvas as a page, a comment or the prompt text. Both read only;
- * canvas_render needs viewer on its canvas, and canvas_list leaves out every canvas the identity
- * holds no role on.
+ * Register canvas_list, canvas_search, canvas_edges and canvas_verify (docs/mcp.md "The tools"):
+ * which canvases the server's identity may read, the nodes that hold some words, one canvas's
+ * links and actors, and the replay of one canvas's commits against the rules. Each reads only;
+ * a canvas the identity holds no role on is neither listed nor searched, and naming one is NO_ROLE.
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
@@ -43,49 +51,69 @@ export function registerViewTools(server: McpServer, ctx: ServerContext): void {
     ctx,
     'canvas_list',
     {
-      title: 'List the canvases',
-      description: [
-        'Every canvas of the workspace you hold a role on, sorted by ledger id, as `canvas list --json` shows it:',
-        '{"canvases":[{"ledger","revision","summary":{"node","text","full","cut"}|null,"lastEdit":{"commit","op","node","author","reason","date"},"questions":{"open","answered"},"ending":{"kind":"frozen"|"abandoned",...}|null,"lastRunWrite","writtenByRun","watchers","role"}]}.',
-        '`revision` is what a write declares as `base`; `role` is yours. A canvas you hold no role on is not listed (ask its owner for a grant).',
-        'A canvas that could not be read is listed with {"error":{"code","message"}} instead of its facts.',
-      ].join(' '),
-      args: {
-        unwrittenByRuns: z
-          .boolean()
-          .optional()
-          .describe('Optional: true to list only the canvases no run ever wrote to (no write whose author has a run: part), as `canvas list --unwritten-by-runs`.'),
-      },
-      result: [ListResultSchema],
+      description: 'The canvases you hold a role on, by ledger id: your role, the revision, summary, open questions, last edit, ending. unwrittenByRuns: only those no run wrote to.',
+      args: { properties: { unwrittenByRuns: bool }, required: [] },
+      result: LIST_RESULT,
       annotations: READ,
     },
-    async ({ unwrittenByRuns }) => listReadableCanvases(ctx.ws, ctx.who, { unwrittenByRuns }),
+    async ({ unwrittenByRuns }: { unwrittenByRuns?: boolean }) => {
+      const { canvases } = await listReadableCanvases(ctx.ws, ctx.who, { unwrittenByRuns });
+      return { canvases: canvases.map(listed) };
+    },
   );
 
   registerCanvasTool(
     server,
     ctx,
-    'canvas_render',
+    'canvas_search',
     {
-      title: 'Render a canvas',
-      description: [
-        'One projection of a canvas at one revision, as `canvas render --format` makes it: `html` the standalone page, `comment` the Markdown comment, `text` the prompt text (naming these tools rather than the commands, as canvas_prompt does).',
-        'The text content is the projection itself; the structured result is {"ledger","revision","format","content"}.',
-        'A refusal is {"error":{"code","message","hint"}}: NO_ROLE when you hold no role on the canvas (reads need viewer), CANVAS_NOT_FOUND, BAD_LEDGER_ID.',
-      ].join(' '),
-      args: {
-        ledger: ledgerArg,
-        format: z.enum(FORMATS).describe('html (a standalone page), comment (Markdown for the ledger row\'s comment), or text (the prompt text).'),
-        at: z.string().optional().describe('Optional: a commit sha (7+ hex) on main; the canvas as it stood there. Leave it out for the current revision.'),
-      },
-      result: [RenderResultSchema],
+      description:
+        'Nodes holding every word of query (the last word also as a prefix), best first, over the canvases you may read, or one (ledger). A hit\'s revision is the base for a write to it; snippet marks each match with **.',
+      args: { properties: { query: str, ledger: str, type: NODE_TYPE_LIST, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, required: ['query'] },
+      result: SEARCH_RESULT,
       annotations: READ,
-      text: (r: { content: string }) => r.content,
     },
-    async ({ ledger, format, at }) => {
+    async ({ query, ledger, type, limit }: { query: string; ledger?: string; type?: NodeType[]; limit?: number }) => {
+      if (ledger !== undefined) await requireViewer(ctx, ledger);
+      try {
+        return await searchCanvases(ctx.ws, { query, ledger, types: type, limit, who: ctx.who });
+      } catch (e) {
+        // The store's words for an empty query name the command line; an MCP caller passes `query`.
+        if (e instanceof CanvasError && e.code === 'USAGE') throw new CanvasError('USAGE', e.message, 'pass the words to find as `query`, for example "idle timeout"', e.data);
+        throw e;
+      }
+    },
+  );
+
+  registerCanvasTool(
+    server,
+    ctx,
+    'canvas_edges',
+    {
+      description: "A canvas's links out and in (a link node whose href is canvas:<ledger> or canvas:<ledger>#<node>), who acted on it and who watches it.",
+      args: { properties: { ledger: str }, required: ['ledger'] },
+      result: EDGES_RESULT,
+      annotations: READ,
+    },
+    async ({ ledger }: { ledger: string }) => {
       await requireViewer(ctx, ledger);
-      const snapshot = await readSnapshot(ctx.ws, { ledger, at });
-      return { ledger: snapshot.ledger, revision: snapshot.revision, format, content: await renderAs(snapshot, format) };
+      return canvasEdges(ctx.ws, ledger);
+    },
+  );
+
+  registerCanvasTool(
+    server,
+    ctx,
+    'canvas_verify',
+    {
+      description: "Replay the canvas's commits against the rules (one node per edit, v, reasons, roles, the schema): ok, the violations, and what was repaired.",
+      args: { properties: { ledger: str }, required: ['ledger'] },
+      result: VERIFY_RESULT,
+      annotations: READ,
+    },
+    async ({ ledger }: { ledger: string }) => {
+      await requireViewer(ctx, ledger);
+      return verifyWorkspace(ctx.ws, { ledger });
     },
   );
 }

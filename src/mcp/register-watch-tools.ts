@@ -1,21 +1,39 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
 import { ackInbox } from '../store/ack-inbox.js';
+import type { InboxEvent } from '../store/read-inbox.js';
 import { readInbox } from '../store/read-inbox.js';
-import { unwatchCanvas, watchCanvas } from '../store/watch-canvas.js';
+import { unwatchCanvas, watchCanvas, type WatchResult } from '../store/watch-canvas.js';
+import { str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { requireViewer } from './require-viewer.js';
+import { INBOX_RESULT, WATCH_RESULT } from './result-schemas.js';
 import type { ServerContext } from './server-context.js';
-import { READ } from './tool-annotations.js';
-import { ledgerArg } from './tool-arguments.js';
-import { InboxResultSchema, WatchResultSchema } from './watch-result-schemas.js';
+import { OVERWRITES, WRITE } from './tool-annotations.js';
+
+/** A watch as canvas_watch answers it: the caller and the canvas are the call's own. */
+const watched = (r: WatchResult) => ({ ledger: r.ledger, watching: r.watching, changed: r.changed, since: r.watch?.since ?? null, cursor: r.watch?.cursor ?? null });
 
 /**
- * Watching changes the watcher's own state, never a canvas: not read-only, nothing of a canvas
- * overwritten, and the same call again changes nothing more (a second watch keeps the first,
- * a second unwatch is NOT_WATCHING).
+ * The inbox's events without what they would say twice (docs/mcp.md, "Watches and the inbox"):
+ * an ending's report is its commit's reason; a node's state before an event is left out when an
+ * earlier event of the answer ends with it; a waiting proposal's reason is left out when its own
+ * event is in the answer.
  */
-const WATCHING = { ...READ, readOnlyHint: false };
+function compact(events: readonly InboxEvent[]): object[] {
+  const last = new Map<string, string>();
+  return events.map((e) => {
+    const { ending, diff, ...rest } = e;
+    let change: object | null = diff;
+    if (diff) {
+      const key = `${e.ledger} ${diff.node}`;
+      const known = last.get(key);
+      change = known !== undefined && diff.before !== null && diff.before.xml === known ? (({ before: _, ...d }) => d)(diff) : diff;
+      if (diff.after) last.set(key, diff.after.xml);
+      else last.delete(key);
+    }
+    return { ...rest, diff: change, ...(ending ? { ending: { kind: ending.kind } } : {}) };
+  });
+}
 
 /**
  * Register canvas_watch, canvas_unwatch and canvas_inbox (docs/mcp.md "Watches and the inbox"):
@@ -31,19 +49,15 @@ export function registerWatchTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_watch',
     {
-      title: 'Watch a canvas',
-      description: [
-        "Watch a canvas: its later changes reach your inbox (canvas_inbox). Reading a canvas (canvas_read) or writing to it makes you a watcher already; watching one you watch changes nothing.",
-        'JSON {"ledger","who","watching":true,"changed","watch":{"who","ledger","since","cursor"}}.',
-        'A refusal is {"error":{"code","message","hint"}}: NO_ROLE (watching needs viewer), CANVAS_NOT_FOUND, BAD_LEDGER_ID.',
-      ].join(' '),
-      args: { ledger: ledgerArg },
-      result: [WatchResultSchema],
-      annotations: WATCHING,
+      description: 'Follow a canvas: its changes reach your inbox (reading or writing it does so already).',
+      args: { properties: { ledger: str }, required: ['ledger'] },
+      result: WATCH_RESULT,
+      // It changes the caller's own state, never a canvas; a second watch keeps the first.
+      annotations: WRITE,
     },
-    async ({ ledger }) => {
+    async ({ ledger }: { ledger: string }) => {
       await requireViewer(ctx, ledger);
-      return watchCanvas(ctx.ws, { ledger, author: ctx.who });
+      return watched(await watchCanvas(ctx.ws, { ledger, author: ctx.who }));
     },
   );
 
@@ -52,18 +66,13 @@ export function registerWatchTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_unwatch',
     {
-      title: 'Stop watching a canvas',
-      description: [
-        'Stop watching a canvas: its changes no longer reach your inbox, and its cursor is dropped (a later read or write makes you a watcher again from then on).',
-        'JSON {"ledger","who","watching":false,"changed":true,"watch":null}.',
-        'A refusal is {"error":{"code","message","hint"}}: NOT_WATCHING when you do not watch it, BAD_LEDGER_ID.',
-      ].join(' '),
-      args: { ledger: ledgerArg },
-      result: [WatchResultSchema],
-      // It drops the watch and its cursor, as a revoke drops a grant.
-      annotations: { ...WATCHING, destructiveHint: true },
+      description: 'Stop following a canvas; its cursor is dropped.',
+      args: { properties: { ledger: str }, required: ['ledger'] },
+      result: WATCH_RESULT,
+      // It drops the watch and its cursor, as a revoke drops a grant; a second unwatch is NOT_WATCHING.
+      annotations: OVERWRITES,
     },
-    ({ ledger }) => unwatchCanvas(ctx.ws, { ledger, author: ctx.who }),
+    async ({ ledger }: { ledger: string }) => watched(await unwatchCanvas(ctx.ws, { ledger, author: ctx.who })),
   );
 
   registerCanvasTool(
@@ -71,26 +80,23 @@ export function registerWatchTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_inbox',
     {
-      title: 'Your inbox',
-      description: [
-        'Every change on the canvases you watch since you last acknowledged, oldest first, your own changes left out:',
-        'JSON {"who","events":[{"ledger","commit","op","node","author","reason","date","diff","proposal"?,"grant"?,"ending"?:{"kind","report"}}],"waiting":[proposals waiting for your decision as editor or owner],"canvases":[{"ledger","cursor","revision","events","cursorLost"}],"acked":[...]}.',
-        'A freeze carries the canvas\'s final report as ending.report. Reading changes nothing: call it again and you get the same events.',
-        'To mark what you got as read, pass `ack` on your next call: an object of each canvas\'s `revision` from the `canvases` of the result you received ({"<ledger>":"<revision>"}); those cursors move first (only forward), then the inbox is read, so a change that arrived meanwhile is still there.',
-        'A refusal is {"error":{"code","message","hint"}}: USAGE when an ack revision is not a commit of its canvas (nothing is moved).',
-      ].join(' '),
-      args: {
-        ack: z
-          .record(z.string(), z.string())
-          .optional()
-          .describe('Optional: {"<ledger>":"<revision>"} from the `canvases` of an inbox you received: those changes are marked as read before this inbox is read.'),
-      },
-      result: [InboxResultSchema],
-      annotations: WATCHING,
+      description:
+        "Others' changes on the canvases you follow, oldest first, each with its node's diff, and the proposals waiting for your decision. It marks nothing read: pass ack ({ledger: revision} from the answer's canvases) on your next call, and those cursors move first.",
+      args: { properties: { ack: { type: 'object', additionalProperties: str } }, required: [] },
+      result: INBOX_RESULT,
+      // It moves the caller's own cursors, forward only; the same ack again moves nothing.
+      annotations: WRITE,
     },
-    async ({ ack }) => {
+    async ({ ack }: { ack?: Record<string, string> }) => {
       const acked = ack ? (await ackInbox(ctx.ws, { author: ctx.who, cursors: ack })).acked : [];
-      return { ...(await readInbox(ctx.ws, { author: ctx.who, viewersOnly: true })), acked };
+      const inbox = await readInbox(ctx.ws, { author: ctx.who, viewersOnly: true });
+      const proposed = new Set(inbox.events.flatMap((e) => (e.op === 'propose' && e.proposal ? [e.proposal.id] : [])));
+      return {
+        events: compact(inbox.events),
+        waiting: inbox.waiting.map(({ why, ...p }) => (proposed.has(p.id) ? p : { ...p, why })),
+        canvases: inbox.canvases,
+        acked,
+      };
     },
   );
 }

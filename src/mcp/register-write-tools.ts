@@ -2,29 +2,34 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
 import { approveProposal, rejectProposal } from '../store/proposals.js';
 import { authorOfCall } from './author-of-call.js';
-import { DISCIPLINE } from './discipline.js';
-import { type CanvasToolAnnotations, registerCanvasTool } from './register-canvas-tool.js';
+import { str } from './json-schema.js';
+import { type PayloadArgs, payloadOfArgs } from './payload-of-args.js';
+import { registerCanvasTool } from './register-canvas-tool.js';
+import { APPROVE_OUTCOME, EDIT_OUTCOME, PLAIN_OUTCOME } from './result-schemas.js';
 import type { ServerContext } from './server-context.js';
-import { WRITE } from './tool-annotations.js';
-import { afterArg, editArgs, intoArg, nodeArg, payloadArgs, proposalIdArg, writeArgs } from './tool-arguments.js';
-import { payloadOfArgs } from './payload-of-args.js';
+import { ADDS, OVERWRITES, WRITE } from './tool-annotations.js';
+import { ANCHOR, EDIT, PAYLOAD, WRITE as WRITE_ARGS, WRITE_REQUIRED } from './tool-arguments.js';
 
-const RESULT =
-  'Result: the outcome as structured content and as JSON text, isError false: {"outcome":"applied"|"proposed"|"conflict"|"rejected",...}.';
-
+/** What every write takes. */
 interface CommonArgs {
   ledger: string;
   why: string;
-  idempotencyKey?: string | undefined;
-  step?: string | undefined;
-  run?: string | undefined;
+  idempotencyKey?: string;
+  step?: string;
+  run?: string;
+}
+
+/** What every node edit adds. */
+interface EditArgs extends CommonArgs {
+  base?: string;
+  require?: string;
 }
 
 /**
  * Register the write tools: canvas_insert, canvas_replace, canvas_remove, canvas_move,
- * canvas_approve_proposal and canvas_reject_proposal (docs/mcp.md "The tools"). Each
- * checks the workspace, then calls one store function as the server's identity; the store gates
- * the role (a commenter's edit becomes a proposal, a viewer's is rejected, no grant is NO_ROLE).
+ * canvas_approve_proposal and canvas_reject_proposal (docs/mcp.md "The tools"). Each checks the
+ * workspace, then calls one store function as the server's identity; the store gates the role (a
+ * commenter's edit becomes a proposal, a viewer's is rejected, no grant is NO_ROLE).
  *
  * @param server - the MCP server
  * @param ctx - the workspace served and the identity
@@ -32,25 +37,21 @@ interface CommonArgs {
 export function registerWriteTools(server: McpServer, ctx: ServerContext): void {
   /** What every write hands the store (the workspace is checked before). */
   const common = (a: CommonArgs) => ({ ledger: a.ledger, why: a.why, author: authorOfCall(ctx.who, a.step, a.run), idempotencyKey: a.idempotencyKey });
+  const edit = (a: EditArgs) => ({ ...common(a), base: a.base, require: a.require });
 
   registerCanvasTool(
     server,
     ctx,
     'canvas_insert',
     {
-      title: 'Insert one node',
-      description: [
-        'Insert ONE new node, after a sibling (`after`) or first inside a section or the root (`into`). The store mints its id: an applied outcome returns it as `node`.',
-        'The payload is exactly one of `xml`, `text`, `question`, `section`; a section is born empty (insert its children one call at a time).',
-        RESULT,
-        DISCIPLINE,
-      ].join(' '),
-      args: { ...editArgs, after: afterArg, into: intoArg, ...payloadArgs },
-      result: 'outcome',
+      description:
+        'Insert one node after a sibling (`after`) or first inside a section or root (`into`). Payload, exactly one: xml (one element without id and v, e.g. <list><item>a</item></list>; a figure is <figure kind="diagram|mermaid|svg|excalidraw">), text, question (answered: true if it is settled), section (a title; born empty). The outcome\'s node is the new id.',
+      args: { properties: { ...EDIT, ...ANCHOR, ...PAYLOAD }, required: WRITE_REQUIRED },
+      result: EDIT_OUTCOME,
       // The same insert again inserts a second node.
-      annotations: { ...WRITE, idempotentHint: false },
+      annotations: ADDS,
     },
-    async (a) => insertNode(ctx.ws, { ...common(a), base: a.base, require: a.require, after: a.after, into: a.into, payload: payloadOfArgs(a) }),
+    async (a: EditArgs & PayloadArgs & { after?: string; into?: string }) => insertNode(ctx.ws, { ...edit(a), after: a.after, into: a.into, payload: payloadOfArgs(a) }),
   );
 
   registerCanvasTool(
@@ -58,20 +59,12 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_replace',
     {
-      title: "Replace one node's content",
-      description: [
-        "Replace ONE node's content: same id and place, v+1; the type may change (an options table becoming a text is how a decision settles).",
-        'A section takes an empty <section title="..."/> (the title changes, the children stay). A replace that changes nothing is rejected (NO_CHANGE).',
-        'The payload is exactly one of `xml`, `text`, `question`, `section`.',
-        RESULT,
-        DISCIPLINE,
-      ].join(' '),
-      args: { ...editArgs, node: nodeArg, ...payloadArgs },
-      result: 'outcome',
-      // A replace overwrites the node's content (its earlier versions stay in the history).
-      annotations: { ...WRITE, destructiveHint: true },
+      description: "Replace one node's content: same id and place, v+1; the type may change. A section takes `section` (its title) and keeps its children. Payload as canvas_insert.",
+      args: { properties: { ...EDIT, node: str, ...PAYLOAD }, required: [...WRITE_REQUIRED, 'node'] },
+      result: EDIT_OUTCOME,
+      annotations: OVERWRITES,
     },
-    async (a) => replaceNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, payload: payloadOfArgs(a) }),
+    async (a: EditArgs & PayloadArgs & { node: string }) => replaceNode(ctx.ws, { ...edit(a), node: a.node, payload: payloadOfArgs(a) }),
   );
 
   registerCanvasTool(
@@ -79,17 +72,12 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_remove',
     {
-      title: 'Remove one node',
-      description: [
-        'Remove ONE node. A section must be empty first: a section with children is rejected (HAS_CHILDREN), naming them. Nothing is lost from the record: history keeps every version.',
-        RESULT,
-        DISCIPLINE,
-      ].join(' '),
-      args: { ...editArgs, node: nodeArg },
-      result: 'outcome',
-      annotations: { ...WRITE, destructiveHint: true },
+      description: 'Remove one node; a section must be empty first.',
+      args: { properties: { ...EDIT, node: str }, required: [...WRITE_REQUIRED, 'node'] },
+      result: EDIT_OUTCOME,
+      annotations: OVERWRITES,
     },
-    async (a) => removeNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node }),
+    async (a: EditArgs & { node: string }) => removeNode(ctx.ws, { ...edit(a), node: a.node }),
   );
 
   registerCanvasTool(
@@ -97,50 +85,38 @@ export function registerWriteTools(server: McpServer, ctx: ServerContext): void 
     ctx,
     'canvas_move',
     {
-      title: 'Move one node',
-      description: [
-        'Move ONE node (a section travels with its whole subtree) after a sibling (`after`) or first inside a section or the root (`into`): same content, v+1.',
-        'Never into its own subtree; a section may hold a section, never deeper. Say in `why` why it belongs in its new place.',
-        RESULT,
-        DISCIPLINE,
-      ].join(' '),
-      args: { ...editArgs, node: nodeArg, after: afterArg, into: intoArg },
-      result: 'outcome',
+      description: 'Move one node (a section with its subtree) after `after` or first into `into`; say in why why it belongs there.',
+      args: { properties: { ...EDIT, node: str, ...ANCHOR }, required: [...WRITE_REQUIRED, 'node'] },
+      result: EDIT_OUTCOME,
       annotations: WRITE,
     },
-    async (a) => moveNode(ctx.ws, { ...common(a), base: a.base, require: a.require, node: a.node, after: a.after, into: a.into }),
+    async (a: EditArgs & { node: string; after?: string; into?: string }) => moveNode(ctx.ws, { ...edit(a), node: a.node, after: a.after, into: a.into }),
   );
 
-  /** The two decisions on an open proposal: the same arguments, one store call each. */
-  const decision = (name: string, title: string, description: string[], decide: typeof approveProposal, annotations: CanvasToolAnnotations) =>
-    registerCanvasTool(
-      server,
-      ctx,
-      name,
-      { title, description: [...description, RESULT].join(' '), args: { ...writeArgs, proposalId: proposalIdArg }, result: 'outcome', annotations },
-      async (a) => decide(ctx.ws, { ...common(a), proposal: a.proposalId }),
-    );
-
-  decision(
+  const decision = { properties: { ...WRITE_ARGS, proposalId: str }, required: [...WRITE_REQUIRED, 'proposalId'] };
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_approve_proposal',
-    'Approve a proposal',
-    [
-      'Approve an open proposal (editor or owner): it is replayed through the same write path against the proposal\'s own base, authored by you,',
-      'and the record keeps the proposer and you as two identities. If its node changed since that base the outcome is `conflict` and the proposal stays open',
-      '(reject it, or ask for a new proposal). A proposal is decided once: again is rejected (PROPOSAL_DECIDED). `why` says why you approve.',
-    ],
-    approveProposal,
-    // Approving replays the proposed edit, which may be a replace or a remove.
-    { ...WRITE, destructiveHint: true },
+    {
+      description: 'Apply an open proposal (editor or owner): its edit is replayed against its own base, authored by you; a conflict leaves it open.',
+      args: decision,
+      result: APPROVE_OUTCOME,
+      // Approving replays the proposed edit, which may be a replace or a remove.
+      annotations: OVERWRITES,
+    },
+    async (a: CommonArgs & { proposalId: string }) => approveProposal(ctx.ws, { ...common(a), proposal: a.proposalId }),
   );
-  decision(
+  registerCanvasTool(
+    server,
+    ctx,
     'canvas_reject_proposal',
-    'Reject a proposal',
-    [
-      'Reject an open proposal (editor or owner), once: the canvas does not change; the proposal is marked rejected with you and your `why`.',
-      'The outcome is `applied` with `node` null (the decision was recorded), or `rejected`.',
-    ],
-    rejectProposal,
-    WRITE,
+    {
+      description: 'Decline an open proposal (editor or owner); the canvas does not change.',
+      args: decision,
+      result: PLAIN_OUTCOME,
+      annotations: WRITE,
+    },
+    async (a: CommonArgs & { proposalId: string }) => rejectProposal(ctx.ws, { ...common(a), proposal: a.proposalId }),
   );
 }

@@ -1,136 +1,180 @@
 /**
- * The structured results of the MCP server's read tools (docs/mcp.md "The tools"): what each one
- * returns as `structuredContent`, beside the same value as text. A write tool's result is one of
- * the four outcomes (outcome-schemas.ts); any tool's refusal is the error shape.
+ * The output schemas of the MCP tools (docs/mcp.md, "Results"): what each tool's structured
+ * content may be. Each is `{"type":"object","anyOf":[...]}`: one branch per shape a result takes
+ * and the error shape, so every answer, success or refusal, validates.
+ *
+ * Said once, to keep the listing small (docs/mcp.md, "The budget"): every object of a result
+ * names the keys it always has in `required`, types its keys that are not strings in
+ * `properties`, and types every other key as a string (`additionalProperties`); a shape used
+ * twice in one schema (a diff, a node's state) is said once in its `$defs`; an error code is a
+ * string, whose list is docs/errors.md.
  */
-import { z } from 'zod';
 import { NODE_TYPES } from '../model/types.js';
-import { ConflictSchema, EDIT_RECORD, RejectedSchema, SHA } from './outcome-schemas.js';
+import { arr, bool, count, int, type Json, oneOf, ref, strOrNull } from './json-schema.js';
 
-/** canvas_read: the revision to write against and the canonical XML; a filtered read adds its nodes. */
-export const ReadResultSchema = z.strictObject({
-  ledger: z.string(),
-  revision: SHA,
-  xml: z.string(),
-  nodes: z
-    .array(z.strictObject({ id: z.string(), type: z.enum(NODE_TYPES), v: z.number().int().positive(), parent: z.string(), xml: z.string() }))
-    .optional(),
-});
+const STRING: Json = { type: 'string' };
 
-/** canvas_history: the commits that named one node, oldest first. */
-export const HistoryResultSchema = z.strictObject({
-  ledger: z.string(),
-  node: z.string(),
-  commits: z.array(EDIT_RECORD.extend({ proposedBy: z.string().optional(), proposedWhy: z.string().optional() })),
-});
+/**
+ * An object whose keys are `required` (and `optional`), typed by `typed` where they are not
+ * strings, every other key a string.
+ */
+function rec(required: readonly string[], typed: Record<string, Json> = {}): Json {
+  return { type: 'object', ...(Object.keys(typed).length > 0 ? { properties: typed } : {}), additionalProperties: STRING, ...(required.length > 0 ? { required } : {}) };
+}
 
-/** canvas_log: the canvas's commits, newest first. */
-export const LogResultSchema = z.strictObject({ ledger: z.string(), commits: z.array(EDIT_RECORD) });
+/** An object whose values are all described elsewhere (docs): named, not spelled out. */
+const OBJECT: Json = { type: 'object' };
+const OBJECT_OR_NULL: Json = { type: ['object', 'null'] };
 
-/** canvas_prompt: the prompt text and the revision it shows. */
-export const PromptResultSchema = z.strictObject({ ledger: z.string(), revision: SHA, prompt: z.string() });
+/**
+ * Every refusal that is not an outcome: no role, a read refused (docs/mcp.md, "Results"). Its
+ * keys are named; the instructions say it once, in every tool's stead.
+ */
+const ERROR = { required: ['error'], properties: { error: { required: ['code', 'message', 'hint'] } } };
 
-const ANCHOR = z.union([z.strictObject({ after: z.string() }), z.strictObject({ into: z.string() })]);
+/** The output schema of these branches and the error shape, with the shared shapes they use. */
+function output(branches: readonly Json[], defs?: Record<string, Json>): Json {
+  return { type: 'object', anyOf: [...branches, ERROR], ...(defs ? { $defs: defs } : {}) };
+}
 
-/** canvas_list_proposals: the proposal files, open first (loose: a file may carry more than these). */
-export const ProposalsResultSchema = z.strictObject({
-  ledger: z.string(),
-  proposals: z.array(
-    z.looseObject({
-      id: z.string(),
-      ledger: z.string(),
-      op: z.enum(['insert', 'replace', 'remove', 'move']),
-      node: z.string().nullable(),
-      anchor: ANCHOR.nullable(),
-      payload: z.string().nullable(),
-      base: SHA,
-      require: z.string().nullable(),
-      why: z.string(),
-      proposedBy: z.string(),
-      proposedRevision: z.string(),
-      status: z.enum(['open', 'approved', 'rejected']),
-      decidedBy: z.string().optional(),
-      decision: z.string().optional(),
+/** A branch of a result: its keys, the typed ones, and every other key a string. */
+const branch = (required: readonly string[], typed: Record<string, Json> = {}): Json => {
+  const { type: _, ...rest } = rec(required, typed);
+  return rest;
+};
+
+const is = (value: string): Json => ({ const: value });
+
+/** A node's state on one side of a change (docs/diff.md): null when it is absent there. */
+const STATE: Json = { type: ['object', 'null'], required: ['type', 'v', 'parent', 'xml'] };
+
+/** One node's change since a base (docs/diff.md): the keys beside `commits`. */
+const CHANGE = { change: oneOf('inserted', 'removed', 'replaced', 'moved'), before: ref('state'), after: ref('state') };
+
+/** One commit, named by its keys: full sha, op, node (null for none), author, reason, ISO date. */
+const EDIT: Json = { type: 'object', required: ['commit', 'op', 'node', 'author', 'reason', 'date'] };
+
+/** The diff of an outcome: one entry per node, with the commits that named it (docs/diff.md). */
+const DIFF = arr(rec(['node', 'change', 'before', 'after', 'commits'], { ...CHANGE, commits: arr(EDIT) }));
+
+const REJECTED = branch(['outcome', 'code', 'reason', 'hint'], { outcome: is('rejected'), data: OBJECT });
+
+/**
+ * The outcome schema of a write tool (docs/mcp.md, "The four outcomes").
+ *
+ * @param kinds - which outcomes the tool can answer beside `applied` and `rejected`
+ * @param extra - keys an applied outcome of this tool may carry, typed
+ */
+function outcomes(kinds: { proposed?: true; conflict?: true }, extra: Record<string, Json> = {}): Json {
+  const diffs = kinds.conflict === true;
+  const diff = diffs ? ref('diff') : arr();
+  const branches = [branch(['outcome', 'revision', 'node', 'diff'], { outcome: is('applied'), node: strOrNull, diff, replayed: bool, ...extra }), REJECTED];
+  if (kinds.proposed) branches.push(branch(['outcome', 'proposalId', 'revision'], { outcome: is('proposed'), replayed: bool }));
+  if (diffs) branches.push(branch(['outcome', 'code', 'node', 'expectedRevision', 'currentRevision', 'diff'], { outcome: is('conflict'), node: strOrNull, diff }));
+  return output(branches, diffs ? { diff: DIFF, state: STATE } : undefined);
+}
+
+/** A node edit: any of the four outcomes. */
+export const EDIT_OUTCOME = outcomes({ proposed: true, conflict: true });
+/** Approving a proposal: applied, a conflict when its node moved since its base, or rejected. */
+export const APPROVE_OUTCOME = outcomes({ conflict: true });
+/** A write that names no node against a base: applied or rejected. */
+export const PLAIN_OUTCOME = outcomes({});
+/** canvas_open and canvas_import: applied with the ids of the nodes written (and what an import flattened). */
+export const CREATE_OUTCOME = outcomes({}, { nodes: arr(), flattened: arr() });
+/** canvas_freeze: applied, with the done artifact of the frozen revision when asked. */
+export const FREEZE_OUTCOME = outcomes({}, { done: OBJECT });
+
+/** canvas_read: the document, the filtered nodes, a projection, or the done artifact. */
+export const READ_RESULT = output([
+  branch(['ledger', 'revision', 'xml']),
+  branch(['ledger', 'revision', 'nodes'], { nodes: arr(rec(['id', 'type', 'v', 'parent', 'xml'], { type: oneOf(...NODE_TYPES), v: int })) }),
+  branch(['ledger', 'revision', 'format', 'content'], { format: oneOf('text', 'html', 'comment') }),
+  branch(['ledger', 'revision', 'format', 'done'], { format: is('done'), done: OBJECT }),
+]);
+
+/** canvas_history: the commits that named a node (with an approved proposal's proposer), or the canvas's. */
+export const HISTORY_RESULT = output([branch(['ledger', 'commits'], { commits: arr(EDIT) })]);
+
+/** canvas_list_proposals: the proposal files, open first (docs/mcp.md, "The tools"). */
+export const PROPOSALS_RESULT = output([
+  branch(['ledger', 'proposals'], { proposals: arr({ type: 'object', properties: { status: oneOf('open', 'approved', 'rejected'), node: strOrNull }, required: ['id', 'status', 'op', 'node', 'why', 'proposedBy', 'base'] }) }),
+]);
+
+/** canvas_list: each canvas the caller holds a role on (or why it could not be read), by ledger id. */
+export const LIST_RESULT = output([
+  branch(['canvases'], {
+    canvases: arr({
+      type: 'object',
+      properties: { role: strOrNull, summary: OBJECT_OR_NULL, questions: OBJECT, lastEdit: OBJECT, ending: OBJECT_OR_NULL, writtenByRun: bool, watchers: arr(), error: OBJECT },
+      required: ['ledger', 'revision', 'role'],
     }),
-  ),
-});
+  }),
+]);
 
-/** What became of one contradiction a check found (docs/coherence.md "The report"). */
-const CHECK_FINDING = z.strictObject({
-  nodes: z.array(z.string()),
-  question: z.string(),
-  evidence: z.string(),
-  status: z.enum(['asked', 'proposed', 'already-asked', 'would-ask', 'conflict', 'rejected']),
-  text: z.string(),
-  after: z.string(),
-  node: z.string().optional(),
-  revision: SHA.optional(),
-  proposalId: z.string().optional(),
-  outcome: z.union([ConflictSchema, RejectedSchema]).optional(),
-});
+/** canvas_search: the hits, best first, and what was searched (docs/search.md). */
+export const SEARCH_RESULT = output([
+  branch(['query', 'terms', 'total', 'hits', 'canvases', 'indexed', 'failures'], {
+    terms: arr(),
+    total: count,
+    hits: arr(rec(['ledger', 'node', 'type', 'revision', 'phrase', 'score', 'snippet', 'marks'], { phrase: bool, score: { type: 'number' }, marks: arr() })),
+    canvases: count,
+    indexed: count,
+    failures: arr(),
+  }),
+]);
 
-/** canvas_check: the report of one check (docs/coherence.md "The report"). */
-export const CheckReportSchema = z.strictObject({
-  ledger: z.string(),
-  revision: SHA,
-  model: z.string(),
-  dryRun: z.boolean(),
-  asked: z.boolean(),
-  structured: z.boolean(),
-  attempts: z.number().int().nonnegative(),
-  usage: z.strictObject({ promptChars: z.number().int().nonnegative(), promptTokens: z.number().nullable(), completionTokens: z.number().nullable() }),
-  findings: z.array(CHECK_FINDING),
-  skipped: z.array(
-    z.strictObject({
-      entry: z.number().int().nonnegative(),
-      rule: z.enum(['unknown-node', 'question-node', 'one-node', 'many-nodes', 'question', 'duplicate', 'shape']),
-      why: z.string(),
-      nodes: z.array(z.string()).optional(),
+/** canvas_edges: links out and in, actors and watchers (docs/links.md, "Edges"). */
+export const EDGES_RESULT = output([
+  branch(['ledger', 'revision', 'linksTo', 'linkedFrom', 'actors', 'watchers'], {
+    linksTo: arr({ type: 'object', required: ['node', 'href', 'label', 'kind'] }),
+    linkedFrom: arr({ type: 'object', required: ['ledger', 'node', 'href', 'label'] }),
+    actors: arr({ type: 'object', required: ['who', 'acts', 'last'] }),
+    watchers: arr({ type: 'object', required: ['who', 'since'] }),
+  }),
+]);
+
+/** canvas_verify: the replay's report (docs/store.md, "Verify"). */
+export const VERIFY_RESULT = output([
+  branch(['ok', 'commits', 'canvases', 'violations', 'repaired', 'unrepaired', 'warnings'], {
+    ok: bool,
+    commits: count,
+    canvases: count,
+    violations: arr({ type: 'object', required: ['rule', 'message'] }),
+    repaired: arr(),
+    unrepaired: arr(),
+    warnings: arr(),
+  }),
+]);
+
+/** canvas_watch and canvas_unwatch: whether the caller watches the canvas now. */
+export const WATCH_RESULT = output([branch(['ledger', 'watching', 'changed', 'since', 'cursor'], { watching: bool, changed: bool, since: strOrNull, cursor: strOrNull })]);
+
+/** canvas_inbox: the events, the proposals waiting, each followed canvas, the cursors moved. */
+export const INBOX_RESULT = output(
+  [
+    branch(['events', 'waiting', 'canvases', 'acked'], {
+      events: arr({ type: 'object', properties: { diff: { type: ['object', 'null'], properties: CHANGE } }, required: ['ledger', 'commit', 'op', 'node', 'author', 'reason', 'date', 'diff'] }),
+      waiting: arr({ type: 'object', required: ['ledger', 'id', 'op', 'node', 'proposedBy', 'base'] }),
+      canvases: arr(rec(['ledger', 'cursor', 'revision', 'events', 'cursorLost'], { cursor: strOrNull, events: count, cursorLost: bool })),
+      acked: arr(),
     }),
-  ),
-  head: SHA,
-});
+  ],
+  { state: STATE },
+);
 
-/** canvas_render: one projection of the canvas at one revision (docs/projections.md). */
-export const RenderResultSchema = z.strictObject({
-  ledger: z.string(),
-  revision: SHA,
-  format: z.enum(['html', 'comment', 'text']),
-  content: z.string(),
-});
+/** canvas_check: the report (docs/coherence.md, "The report"). */
+export const CHECK_RESULT = output([
+  branch(['ledger', 'revision', 'model', 'dryRun', 'findings', 'skipped'], {
+    dryRun: bool,
+    asked: bool,
+    structured: bool,
+    attempts: count,
+    usage: OBJECT,
+    findings: arr({ type: 'object', required: ['nodes', 'question', 'status'] }),
+    skipped: arr(),
+  }),
+]);
 
-const ENDING = z.strictObject({
-  kind: z.enum(['frozen', 'abandoned']),
-  commit: SHA,
-  reason: z.string(),
-  author: z.string(),
-  date: z.string(),
-  editedSince: z.boolean(),
-});
-
-/** One canvas as canvas_list shows it (docs/cli.md, "list"). */
-const LIST_ENTRY = z.strictObject({
-  ledger: z.string(),
-  revision: SHA,
-  summary: z.strictObject({ node: z.string(), text: z.string(), full: z.string(), cut: z.boolean() }).nullable(),
-  lastEdit: EDIT_RECORD,
-  questions: z.strictObject({ open: z.number().int().nonnegative(), answered: z.number().int().nonnegative() }),
-  ending: ENDING.nullable(),
-  lastRunWrite: EDIT_RECORD.nullable(),
-  writtenByRun: z.boolean(),
-  watchers: z.array(z.string()),
-  role: z.enum(['viewer', 'commenter', 'editor', 'owner']),
-});
-
-/** A canvas the list could not read: listed with its refusal, never left out. */
-const LIST_FAILURE = z.strictObject({
-  ledger: z.string(),
-  revision: SHA,
-  error: z.strictObject({ code: z.string(), message: z.string() }),
-  watchers: z.array(z.string()),
-  /** Null when the canvas's grants could not be read either. */
-  role: z.enum(['viewer', 'commenter', 'editor', 'owner']).nullable(),
-});
-
-/** canvas_list: the canvases the caller holds a role on, sorted by ledger id. */
-export const ListResultSchema = z.strictObject({ canvases: z.array(z.union([LIST_ENTRY, LIST_FAILURE])) });
+/** Every outcome schema, to tell a write tool's results from a read's. */
+export const OUTCOME_SCHEMAS: ReadonlySet<Json> = new Set([EDIT_OUTCOME, APPROVE_OUTCOME, PLAIN_OUTCOME, CREATE_OUTCOME, FREEZE_OUTCOME]);

@@ -42,7 +42,7 @@ describe('canvas_check over MCP', () => {
     expect(r.isError, r.text).toBe(false);
     const report = JSON.parse(r.text) as CheckReport;
     expect(report.findings.map((f) => [f.status, f.after])).toEqual([['asked', ids[1]]]);
-    const log = JSON.parse((await session.call('canvas_log', { workspace: ws.root, ledger: 'm', maxCount: 1 })).text) as { commits: Array<{ author: string; node: string }> };
+    const log = JSON.parse((await session.call('canvas_history', { workspace: ws.root, ledger: 'm', limit: 1 })).text) as { commits: Array<{ author: string; node: string }> };
     expect(log.commits[0]).toMatchObject({ author: 'checker | step:check', node: report.findings[0]!.node });
 
     answer = () => ({ content: 'not json' });

@@ -104,13 +104,13 @@ describe('every read path parses what it prints and refuses committed bytes a wr
     }
   });
 
-  it('the MCP server answers canvas_read and canvas_prompt with the same code', async () => {
+  it('the MCP server answers canvas_read as the document and as the prompt with the same code', async () => {
     session = await connectAs(ws, 'leo');
     for (const m of made) {
       for (const args of [{}, { at: m.bad }]) {
         expect((await session.error('canvas_read', { workspace: ws.root, ledger: m.ledger, ...args })).code, m.name).toBe(m.code);
       }
-      expect((await session.error('canvas_prompt', { workspace: ws.root, ledger: m.ledger })).code, m.name).toBe(m.code);
+      expect((await session.error('canvas_read', { workspace: ws.root, ledger: m.ledger, format: 'text' })).code, m.name).toBe(m.code);
     }
   });
 });

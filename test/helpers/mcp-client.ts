@@ -8,16 +8,20 @@ import { LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@mod
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { expect } from 'vitest';
-import { AppliedSchema, ConflictSchema, ErrorResultSchema, ProposedSchema, RejectedSchema } from '../../src/mcp/outcome-schemas.js';
+import { sentTwice } from '../../bench/lib/mcp-tokens.js';
 import type { Outcome } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { ROOT } from './workspace.js';
 
-/** What a tool call returned: its one text content, its structured content and its isError flag. */
+/**
+ * What a tool call returned: its structured content (as JSON text too, for the tests' reading),
+ * or the text of an execution error, and its isError flag.
+ */
 export interface ToolCall {
+  /** The text of an execution error (isError), else the structured content's JSON. */
   text: string;
   isError: boolean;
-  /** The structured content; absent only when the SDK refused the arguments (isError). */
+  /** The structured content; absent only for an execution error (isError). */
   structured: Record<string, unknown> | undefined;
 }
 
@@ -45,18 +49,26 @@ export interface McpSession {
    * resolves to a function that stops following.
    */
   follow: (ledger: string, heard: (uri: string) => void) => Promise<() => Promise<void>>;
-  /** Call a tool and return its one text content. */
+  /** The tools as the client lists them. */
+  listTools: () => Promise<unknown[]>;
+  /** Call a tool and return its answer. */
   call: (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
   /** Call a write tool and return its outcome, checked against exactly one outcome schema. */
   write: (name: string, args: Record<string, unknown>) => Promise<Outcome>;
   /** Call a tool that must answer with the error shape; return the error. */
   error: (name: string, args: Record<string, unknown>) => Promise<{ code: string; message: string; hint: string }>;
-  /** Call canvas_read and return the Canvas-Base: sha and the XML. */
+  /** Call canvas_read and return the revision (the base to write against) and the XML. */
   read: (ledger: string) => Promise<{ base: string; xml: string }>;
   close: () => Promise<void>;
 }
 
-const OUTCOMES = [AppliedSchema, ProposedSchema, ConflictSchema, RejectedSchema];
+/** The keys each outcome always has (docs/mcp.md, "The four outcomes"). */
+const OUTCOME_KEYS: Record<string, readonly string[]> = {
+  applied: ['outcome', 'revision', 'node', 'diff'],
+  proposed: ['outcome', 'proposalId', 'revision'],
+  conflict: ['outcome', 'code', 'node', 'expectedRevision', 'currentRevision', 'diff'],
+  rejected: ['outcome', 'code', 'reason', 'hint'],
+};
 
 /**
  * The SDK's own output-schema validator (its Ajv, with its options), compiling each schema once
@@ -99,22 +111,32 @@ export function testClientV2(): V2Client {
 /** What the tests need of either client. */
 interface AnyClient {
   callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<{ content?: unknown; structuredContent?: unknown; isError?: boolean }>;
-  listTools: () => Promise<unknown>;
+  listTools: () => Promise<{ tools: unknown[] }>;
   close: () => Promise<void>;
 }
 
 /**
- * Check a write tool's result: not isError, one text content, JSON that parses against exactly
- * one of the four outcome schemas (and not the error shape).
+ * Check a write tool's result: not isError, structured content that is exactly one of the four
+ * outcomes, with that outcome's keys (and not the error shape).
  */
 export function outcomeOf(result: ToolCall): Outcome {
   expect(result.isError, result.text).toBe(false);
-  const json: unknown = JSON.parse(result.text);
-  expect(result.structured, result.text).toEqual(json);
-  const matched = OUTCOMES.filter((s) => s.safeParse(json).success);
-  expect(matched, result.text).toHaveLength(1);
-  expect(ErrorResultSchema.safeParse(json).success).toBe(false);
-  return json as Outcome;
+  const value = result.structured as Record<string, unknown>;
+  const keys = OUTCOME_KEYS[String(value.outcome)];
+  expect(keys, result.text).toBeDefined();
+  for (const k of keys!) expect(value, `${k} of ${result.text}`).toHaveProperty(k);
+  expect(value).not.toHaveProperty('error');
+  return value as unknown as Outcome;
+}
+
+/** Check a refusal that is not an outcome: the error shape, its code, message and hint. */
+function errorOf(result: ToolCall): { code: string; message: string; hint: string } {
+  expect(result.isError, result.text).toBe(false);
+  const value = result.structured as { error?: { code: string; message: string; hint: string }; outcome?: unknown };
+  expect(value.outcome, result.text).toBeUndefined();
+  expect(Object.keys(value)).toEqual(['error']);
+  for (const k of ['code', 'message', 'hint'] as const) expect(typeof value.error?.[k], `${k} of ${result.text}`).toBe('string');
+  return value.error!;
 }
 
 /** How a session is started: the `--workspace` it is given, more flags, and the client. */
@@ -157,17 +179,22 @@ export async function connectAs(ws: Workspace, who: string, options: ConnectOpti
   await client.listTools();
   const call = async (name: string, args: Record<string, unknown>): Promise<ToolCall> => {
     const r = await client.callTool({ name, arguments: args });
-    const content = r.content as { type: string; text: string }[];
-    expect(content).toHaveLength(1);
-    expect(content[0]!.type).toBe('text');
-    const text = content[0]!.text;
+    const content = (r.content ?? []) as { type: string; text: string }[];
     const structured = r.structuredContent as Record<string, unknown> | undefined;
-    if (structured === undefined) {
-      // Only the SDK's own refusal of the arguments comes without it.
-      expect(r.isError, text).toBe(true);
-      expect(text, name).toMatch(/Input validation error|MCP error/);
-    } else if (text.startsWith('{')) {
-      expect(JSON.parse(text), name).toEqual(structured);
+    let text: string;
+    if (r.isError === true) {
+      // An execution error (a fault, a model's failure, the SDK's refusal of the arguments) is its text alone.
+      expect(structured, name).toBeUndefined();
+      expect(content).toHaveLength(1);
+      expect(content[0]!.type).toBe('text');
+      text = content[0]!.text;
+    } else {
+      // Nothing is sent twice: a client on a revision with structured content gets it alone,
+      // and no text in it is repeated.
+      expect(structured, name).toBeDefined();
+      expect(content, name).toEqual([]);
+      expect(sentTwice(r), name).toEqual([]);
+      text = JSON.stringify(structured);
     }
     // Every refusal's hint speaks MCP: a tool and its argument, never a command's flag.
     const hint = (structured?.error as { hint?: string } | undefined)?.hint ?? (structured?.outcome === 'rejected' ? (structured.hint as string) : undefined);
@@ -187,7 +214,7 @@ export async function connectAs(ws: Workspace, who: string, options: ConnectOpti
     const subscription = await v2!.listen({ resourceSubscriptions: [uri] });
     return () => subscription.close();
   };
-  return {
+  const session: McpSession = {
     who,
     sdk,
     protocol,
@@ -196,23 +223,19 @@ export async function connectAs(ws: Workspace, who: string, options: ConnectOpti
       return v1;
     },
     follow,
+    listTools: async () => (await client.listTools()).tools,
     call,
-    write: async (name, args) => outcomeOf(await call(name, args)),
-    error: async (name, args) => {
-      const r = await call(name, args);
-      expect(r.isError, r.text).toBe(false);
-      const json: unknown = JSON.parse(r.text);
-      expect(ErrorResultSchema.safeParse(json).success, r.text).toBe(true);
-      expect(OUTCOMES.some((s) => s.safeParse(json).success)).toBe(false);
-      return (json as { error: { code: string; message: string; hint: string } }).error;
-    },
+    // Through `session.call`, so that a test that wraps it sees every call.
+    write: async (name, args) => outcomeOf(await session.call(name, args)),
+    error: async (name, args) => errorOf(await session.call(name, args)),
     read: async (ledger) => {
-      const r = await call('canvas_read', { workspace: ws.root, ledger });
+      const r = await session.call('canvas_read', { workspace: ws.root, ledger });
       expect(r.isError, r.text).toBe(false);
-      const m = /^Canvas-Base: ([0-9a-f]{40})\n([\s\S]*)$/.exec(r.text);
-      if (!m) throw new Error(`canvas_read did not print Canvas-Base: first:\n${r.text}`);
-      return { base: m[1]!, xml: m[2]! };
+      const value = r.structured as { revision?: string; xml?: string };
+      expect(value.revision, r.text).toMatch(/^[0-9a-f]{40}$/);
+      return { base: value.revision!, xml: value.xml! };
     },
     close: () => client.close(),
   };
+  return session;
 }

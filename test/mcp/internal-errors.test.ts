@@ -14,7 +14,7 @@ describe('an MCP tool that fails with a bug', () => {
       text += String(chunk);
       return true;
     });
-    const result = errorResult(e);
+    const result = errorResult(e, '2026-07-28');
     return { text, result };
   }
 

@@ -7,7 +7,7 @@ import { runMain } from '../helpers/run-main.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // canvas_create, canvas_freeze, canvas_abandon, canvas_grant, canvas_revoke, canvas_list and
-// canvas_render over the same store functions as the command line (docs/mcp.md "The tools").
+// canvas_read's projections over the same store functions as the command line (docs/mcp.md "The tools").
 describe('the lifecycle, access and view tools over MCP', () => {
   let ws: Workspace;
   let leo: McpSession;
@@ -51,7 +51,9 @@ describe('the lifecycle, access and view tools over MCP', () => {
     expect(((await zed.call('canvas_list', { workspace: ws.root })).structured as { canvases: Array<{ ledger: string; role: string }> }).canvases.map((c) => [c.ledger, c.role])).toEqual([['beta', 'viewer']]);
     const before = repoState(ws);
     expect(await zed.write('canvas_grant', { workspace: ws.root, ledger: 'beta', who: 'zed', role: 'owner', why: 'let me in' })).toMatchObject({ outcome: 'rejected', code: 'ROLE_TOO_LOW' });
-    expect(await leo.write('canvas_grant', { workspace: ws.root, ledger: 'beta', who: 'zed', role: 'emperor', why: 'a typo' })).toMatchObject({ outcome: 'rejected', code: 'BAD_ROLE' });
+    // The roles are the schema's: a model sees them listed, and a typo is the SDK's refusal of the arguments.
+    const typo = await leo.call('canvas_grant', { workspace: ws.root, ledger: 'beta', who: 'zed', role: 'emperor', why: 'a typo' });
+    expect(typo).toMatchObject({ isError: true, text: expect.stringContaining('role must be one of "viewer", "commenter", "editor", "owner"') });
     expect(await leo.write('canvas_grant', { workspace: ws.root, ledger: 'beta', who: 'zed', role: 'viewer', why: 'again' })).toMatchObject({ outcome: 'rejected', code: 'NO_CHANGE' });
     expect(await leo.write('canvas_revoke', { workspace: ws.root, ledger: 'beta', who: 'leo', why: 'leave' })).toMatchObject({ outcome: 'rejected', code: 'LAST_OWNER' });
     expect(repoState(ws)).toEqual(before);
@@ -59,20 +61,22 @@ describe('the lifecycle, access and view tools over MCP', () => {
     expect((await zed.error('canvas_read', { workspace: ws.root, ledger: 'beta' })).code).toBe('NO_ROLE');
   });
 
-  it('canvas_render gives the page and the comment exactly as canvas render prints them, and the prompt text as canvas_prompt does', async () => {
-    const text = await leo.call('canvas_render', { workspace: ws.root, ledger: 'beta', format: 'text' });
-    expect(text.text).toBe((await leo.call('canvas_prompt', { workspace: ws.root, ledger: 'beta' })).text);
-    expect(text.text).toContain('call canvas_read with ledger beta');
-    expect(text.text).not.toMatch(/--[a-z]/);
+  it('canvas_read gives the page, the comment and the done artifact exactly as canvas render makes them, and the prompt naming the tools', async () => {
+    const text = (await leo.call('canvas_read', { workspace: ws.root, ledger: 'beta', format: 'text' })).structured as { content: string };
+    expect(text.content).toContain('call canvas_read with ledger beta');
+    expect(text.content).not.toMatch(/--[a-z]/);
+    const revision = (await leo.read('beta')).base;
     for (const format of ['html', 'comment'] as const) {
-      const r = await leo.call('canvas_render', { workspace: ws.root, ledger: 'beta', format });
+      const r = await leo.call('canvas_read', { workspace: ws.root, ledger: 'beta', format });
       expect(r.isError, r.text).toBe(false);
       const cli = await runMain(ws, ['render', 'beta', '--format', format]);
       expect(cli.code, cli.stderr).toBe(0);
-      expect(r.text, format).toBe(cli.stdout);
-      expect(r.structured).toEqual({ ledger: 'beta', revision: (await leo.read('beta')).base, format, content: cli.stdout });
+      expect(r.structured).toEqual({ ledger: 'beta', revision, format, content: cli.stdout });
     }
-    expect((await zed.error('canvas_render', { workspace: ws.root, ledger: 'beta', format: 'html' })).code).toBe('NO_ROLE');
+    const done = await runMain(ws, ['render', 'beta', '--format', 'done', '--json']);
+    expect(done.code, done.stderr).toBe(0);
+    expect((await leo.call('canvas_read', { workspace: ws.root, ledger: 'beta', format: 'done' })).structured).toEqual({ ledger: 'beta', revision, format: 'done', done: JSON.parse(done.stdout) });
+    expect((await zed.error('canvas_read', { workspace: ws.root, ledger: 'beta', format: 'html' })).code).toBe('NO_ROLE');
   });
 
   it('canvas_freeze and canvas_abandon record an ending that the list and the page show; each changes no byte', async () => {
@@ -80,9 +84,12 @@ describe('the lifecycle, access and view tools over MCP', () => {
     const frozen = (await leo.write('canvas_freeze', { workspace: ws.root, ledger: 'beta', why: 'deploys pass on Fridays now' })) as Applied;
     expect(frozen).toMatchObject({ outcome: 'applied', node: null });
     expect((await leo.read('beta')).xml).toBe(xml);
-    const entry = () => leo.call('canvas_list', { workspace: ws.root }).then((r) => (r.structured as { canvases: Array<{ ledger: string; ending: { kind: string; reason: string } | null }> }).canvases.find((c) => c.ledger === 'beta')!);
-    expect((await entry()).ending).toMatchObject({ kind: 'frozen', reason: 'deploys pass on Fridays now' });
-    expect((await leo.call('canvas_render', { workspace: ws.root, ledger: 'beta', format: 'comment' })).text).toContain('deploys pass on Fridays now');
+    type Entry = { ledger: string; ending: { kind: string; reason?: string } | null; lastEdit: { op: string; reason: string } };
+    const entry = () => leo.call('canvas_list', { workspace: ws.root }).then((r) => (r.structured as { canvases: Entry[] }).canvases.find((c) => c.ledger === 'beta')!);
+    // The ending is the last edit: its reason is said once, as the last edit's.
+    expect(await entry()).toMatchObject({ ending: { kind: 'frozen', editedSince: false }, lastEdit: { op: 'freeze', reason: 'deploys pass on Fridays now' } });
+    expect((await entry()).ending).not.toHaveProperty('reason');
+    expect(((await leo.call('canvas_read', { workspace: ws.root, ledger: 'beta', format: 'comment' })).structured as { content: string }).content).toContain('deploys pass on Fridays now');
     expect(await leo.write('canvas_abandon', { workspace: ws.root, ledger: 'alpha', why: 'merged into beta' })).toMatchObject({ outcome: 'applied' });
     expect(((await leo.call('canvas_list', { workspace: ws.root })).structured as { canvases: Array<{ ending: { kind: string } | null }> }).canvases[0]!.ending?.kind).toBe('abandoned');
     expect((await zed.error('canvas_freeze', { workspace: ws.root, ledger: 'beta', why: 'not mine' })).code).toBe('NO_ROLE');

@@ -4,7 +4,7 @@ import { mcpHint } from '../../src/mcp/mcp-hint.js';
 // Hints over MCP name the tool and its argument, never a command's flag (docs/errors.md, "Hints over MCP").
 describe('mcpHint', () => {
   const cases: Array<[string, string]> = [
-    ['run `canvas read plan` first and pass its Canvas-Base: sha as --base', 'call canvas_read with ledger plan first and pass its Canvas-Base: sha as `base`'],
+    ['run `canvas read plan` first and pass its Canvas-Base: sha as --base', 'call canvas_read with ledger plan first and pass its revision as `base`'],
     ['create it: canvas create plan --why "..."', 'create it: canvas_create with ledger plan and a why'],
     ['ask an owner of plan (leo) to run: canvas grant plan zed viewer --why "..."', 'ask an owner of plan (leo) to run: canvas_grant with ledger plan, who zed, role viewer and a why'],
     ['list open proposals: canvas proposals plan', 'list open proposals: canvas_list_proposals with ledger plan'],

@@ -14,8 +14,7 @@ describe('canvas_open over MCP (an SDK client, in process)', () => {
   let client: Client;
   const open = async (args: Record<string, unknown>) => {
     const r = await client.callTool({ name: 'canvas_open', arguments: { workspace: ws.root, why: 'the task was opened', ...args } });
-    const content = r.content as { type: string; text: string }[];
-    return outcomeOf({ text: content[0]!.text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined });
+    return outcomeOf({ text: JSON.stringify(r.structuredContent), isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined });
   };
 
   beforeAll(async () => {

@@ -1,17 +1,11 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { Ajv } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
-import { objectUnion } from '../../src/mcp/object-union.js';
-import { EdgesResultSchema } from '../../src/mcp/register-edges-tool.js';
-import { ErrorResultSchema, OutcomeSchema } from '../../src/mcp/outcome-schemas.js';
-import { CheckReportSchema, HistoryResultSchema, ListResultSchema, LogResultSchema, PromptResultSchema, ProposalsResultSchema, ReadResultSchema, RenderResultSchema } from '../../src/mcp/result-schemas.js';
-import { SearchResultSchema } from '../../src/mcp/search-result-schema.js';
-import { InboxResultSchema, WatchResultSchema } from '../../src/mcp/watch-result-schemas.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import type { Applied, Proposed } from '../../src/store/outcome.js';
 import type { Workspace } from '../../src/store/workspace.js';
-import { connectAs, type McpSession, type ToolCall } from '../helpers/mcp-client.js';
+import { connectAs, type McpSession, SDKS, type ToolCall } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 interface ListedTool {
@@ -20,74 +14,42 @@ interface ListedTool {
   annotations?: Record<string, unknown>;
 }
 
-/** What each tool's successful structured content must parse as (beside the client's check). */
-const VALUE: Record<string, z.ZodType> = {
-  canvas_read: ReadResultSchema,
-  canvas_history: HistoryResultSchema,
-  canvas_log: LogResultSchema,
-  canvas_prompt: PromptResultSchema,
-  canvas_list_proposals: ProposalsResultSchema,
-  canvas_check: CheckReportSchema,
-  canvas_list: ListResultSchema,
-  canvas_render: RenderResultSchema,
-  canvas_watch: WatchResultSchema,
-  canvas_unwatch: WatchResultSchema,
-  canvas_inbox: InboxResultSchema,
-  canvas_edges: EdgesResultSchema,
-  canvas_search: SearchResultSchema,
-};
+/** The two dialects the official clients validate with: draft-07 (the v1 SDK) and 2020-12 (the v2 SDK). */
+const DIALECTS = { 'draft-07': new Ajv({ strict: false, allErrors: true }), '2020-12': new Ajv2020({ strict: false, allErrors: true }) };
 
-describe('objectUnion: one object schema for several result shapes', () => {
-  const A = z.strictObject({ outcome: z.literal('applied'), revision: z.string() });
-  const E = z.strictObject({ error: z.strictObject({ code: z.string() }) });
-  const joined = objectUnion([A, E]);
-  const json = z.toJSONSchema(joined, { target: 'draft-7', io: 'output' });
-  const validate = new AjvJsonSchemaValidator().getValidator(json as unknown as Parameters<AjvJsonSchemaValidator['getValidator']>[0]);
-  const cases: Array<[unknown, boolean]> = [
-    [{ outcome: 'applied', revision: 'abc' }, true],
-    [{ error: { code: 'NO_ROLE' } }, true],
-    [{ outcome: 'applied' }, false],
-    [{ outcome: 'applied', revision: 'abc', error: { code: 'X' } }, false],
-    [{ outcome: 'done', revision: 'abc' }, false],
-    [{}, false],
-  ];
+const MARKDOWN = '# Faster builds\n\nBuilds take ten minutes.\n\n## Decision\n\n- cache the dependencies\n- run tests in parallel\n';
 
-  it('is a zod object with an object JSON Schema, as MCP and the SDK want an output schema', () => {
-    expect(joined._zod.def.type).toBe('object');
-    expect(json.type).toBe('object');
-    expect(json.anyOf).toHaveLength(2);
-  });
-
-  it('accepts exactly what one branch accepts: in zod (the server side) and in JSON Schema (the client side)', () => {
-    for (const [value, ok] of cases) {
-      expect(joined.safeParse(value).success, JSON.stringify(value)).toBe(ok);
-      expect(validate(value).valid, JSON.stringify(value)).toBe(ok);
-    }
-  });
-});
-
-describe('canvas mcp: every tool declares an output schema and answers structured content that validates against it', () => {
+describe.each(SDKS)('canvas mcp through the %s client: every tool declares an output schema and every answer validates against it', (sdk) => {
   let ws: Workspace;
   let standIn: StandIn;
   let leo: McpSession;
   let cam: McpSession;
   let zed: McpSession;
   let tools: ListedTool[];
-  /** Per tool: which kinds of answer were seen, each validated by the client. */
+  /** Per tool: which kinds of answer were seen, each validated against the listed schema. */
   const seen = new Map<string, Set<'value' | 'refusal'>>();
+
+  /** Validate an answer against its tool's listed output schema, in both dialects. */
+  const validate = (name: string, r: ToolCall) => {
+    const schema = tools.find((t) => t.name === name)!.outputSchema!;
+    for (const [dialect, ajv] of Object.entries(DIALECTS)) {
+      const check = ajv.compile(schema);
+      expect(check(r.structured), `${name} (${dialect}): ${ajv.errorsText(check.errors)}: ${r.text}`).toBe(true);
+    }
+  };
 
   const note = (name: string, kind: 'value' | 'refusal') => {
     if (!seen.has(name)) seen.set(name, new Set());
     seen.get(name)!.add(kind);
   };
 
-  /** A call that succeeds: its structured content is the tool's value (or an outcome), and the text says the same. */
+  /** A call that succeeds: its structured content validates, and an outcome is not a refusal. */
   const value = async (s: McpSession, name: string, args: Record<string, unknown>): Promise<ToolCall> => {
     const r = await s.call(name, { workspace: ws.root, ...args });
     expect(r.isError, `${name}: ${r.text}`).toBe(false);
-    const schema = VALUE[name] ?? OutcomeSchema;
-    expect(schema.safeParse(r.structured).success, `${name}: ${r.text}`).toBe(true);
-    if (schema === OutcomeSchema) expect((r.structured as { outcome: string }).outcome, `${name}: ${r.text}`).not.toBe('rejected');
+    validate(name, r);
+    expect(r.structured, `${name}: ${r.text}`).not.toHaveProperty('error');
+    expect(['rejected', 'conflict'], `${name}: ${r.text}`).not.toContain((r.structured as { outcome?: string }).outcome);
     note(name, 'value');
     return r;
   };
@@ -95,7 +57,9 @@ describe('canvas mcp: every tool declares an output schema and answers structure
   /** A call that is refused: the error shape, or the rejected or conflict outcome, validated all the same. */
   const refusal = async (s: McpSession, name: string, args: Record<string, unknown>): Promise<void> => {
     const r = await s.call(name, { workspace: ws.root, ...args });
-    const refused = ErrorResultSchema.safeParse(r.structured).success || (OutcomeSchema.safeParse(r.structured).success && ['rejected', 'conflict'].includes((r.structured as { outcome: string }).outcome));
+    expect(r.isError, `${name}: ${r.text}`).toBe(false);
+    validate(name, r);
+    const refused = 'error' in r.structured! || ['rejected', 'conflict'].includes((r.structured as { outcome: string }).outcome);
     expect(refused, `${name}: ${r.text}`).toBe(true);
     note(name, 'refusal');
   };
@@ -106,12 +70,12 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     process.env.CANVAS_MODEL_URL = standIn.url;
     process.env.CANVAS_MODEL = 'stand-in-1';
     try {
-      [leo, cam, zed] = await Promise.all([connectAs(ws, 'leo'), connectAs(ws, 'cam'), connectAs(ws, 'zed')]);
+      [leo, cam, zed] = await Promise.all([connectAs(ws, 'leo', { sdk }), connectAs(ws, 'cam', { sdk }), connectAs(ws, 'zed', { sdk })]);
     } finally {
       delete process.env.CANVAS_MODEL_URL;
       delete process.env.CANVAS_MODEL;
     }
-    tools = (await leo.client.listTools()).tools as ListedTool[];
+    tools = (await leo.listTools()) as ListedTool[];
   });
 
   afterAll(async () => {
@@ -119,17 +83,19 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await standIn?.close();
   });
 
-  it('lists an object output schema on every tool, one of whose branches is the error shape, and all four annotations', () => {
+  it('lists an object output schema on every tool, one of whose branches is the error shape, and the annotations that differ from the defaults', () => {
     for (const t of tools) {
       expect(t.outputSchema?.type, t.name).toBe('object');
       expect(t.outputSchema?.anyOf?.some((b) => b.required?.join() === 'error'), t.name).toBe(true);
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
     }
     const hint = (name: string, key: string) => tools.find((t) => t.name === name)?.annotations?.[key];
-    // replace overwrites content; remove drops a node; insert repeated inserts again.
-    expect([hint('canvas_replace', 'destructiveHint'), hint('canvas_remove', 'destructiveHint'), hint('canvas_insert', 'destructiveHint')]).toEqual([true, true, false]);
-    expect(hint('canvas_insert', 'idempotentHint')).toBe(false);
-    expect(hint('canvas_check', 'openWorldHint')).toBe(true);
+    // replace overwrites content (destructive, MCP's default); remove drops a node; insert repeated inserts again.
+    expect([hint('canvas_replace', 'destructiveHint'), hint('canvas_remove', 'destructiveHint'), hint('canvas_insert', 'destructiveHint')]).toEqual([undefined, undefined, false]);
+    expect(hint('canvas_insert', 'idempotentHint')).toBeUndefined();
+    expect(hint('canvas_replace', 'idempotentHint')).toBe(true);
+    expect(hint('canvas_read', 'readOnlyHint')).toBe(true);
+    expect(hint('canvas_check', 'openWorldHint')).toBeUndefined();
+    expect(hint('canvas_read', 'openWorldHint')).toBe(false);
   });
 
   it('every tool answers a value and a refusal that the client validates against the listed schema', async () => {
@@ -138,11 +104,12 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await grantRole(ws, { ledger: 'o', who: 'cam', role: 'commenter', why: 'cam comments', author: 'leo' });
     const [problem, expected] = opened.nodes!;
 
-    for (const name of ['canvas_read', 'canvas_log', 'canvas_prompt', 'canvas_list_proposals', 'canvas_check']) {
+    for (const name of ['canvas_read', 'canvas_history', 'canvas_list_proposals', 'canvas_check', 'canvas_verify']) {
       await value(leo, name, { ledger: 'o' });
       await refusal(zed, name, { ledger: 'o' });
     }
     await value(leo, 'canvas_read', { ledger: 'o', id: [problem] });
+    for (const format of ['html', 'comment', 'text', 'done']) await value(leo, 'canvas_read', { ledger: 'o', format });
     await value(leo, 'canvas_history', { ledger: 'o', node: problem });
     await refusal(leo, 'canvas_history', { ledger: 'o', node: 'zz99' });
 
@@ -168,8 +135,6 @@ describe('canvas mcp: every tool declares an output schema and answers structure
 
     await value(leo, 'canvas_list', {});
     await refusal(leo, 'canvas_list', { workspace: '/nonexistent' });
-    for (const format of ['html', 'comment', 'text']) await value(leo, 'canvas_render', { ledger: 'o', format });
-    await refusal(zed, 'canvas_render', { ledger: 'o', format: 'text' });
     await value(leo, 'canvas_edges', { ledger: 'o' });
     await refusal(zed, 'canvas_edges', { ledger: 'o' });
     await value(leo, 'canvas_create', { ledger: 'c', why: 'another task' });
@@ -178,7 +143,9 @@ describe('canvas mcp: every tool declares an output schema and answers structure
     await refusal(cam, 'canvas_grant', { ledger: 'c', who: 'cam', role: 'owner', why: 'promote myself' });
     await value(leo, 'canvas_revoke', { ledger: 'c', who: 'cam', why: 'cam is done' });
     await refusal(leo, 'canvas_revoke', { ledger: 'c', who: 'cam', why: 'again' });
-    await value(leo, 'canvas_freeze', { ledger: 'o', why: 'builds are fast now' });
+    await value(leo, 'canvas_import', { ledger: 'i', markdown: MARKDOWN, why: 'the decision record' });
+    await refusal(leo, 'canvas_import', { ledger: 'i', markdown: MARKDOWN, why: 'again' });
+    await value(leo, 'canvas_freeze', { ledger: 'o', why: 'builds are fast now', withDone: true });
     await refusal(cam, 'canvas_freeze', { ledger: 'o', why: 'a commenter cannot end it' });
     await value(leo, 'canvas_abandon', { ledger: 'c', why: 'folded into o' });
     await refusal(zed, 'canvas_abandon', { ledger: 'c', why: 'no role' });

@@ -40,9 +40,11 @@ describe('readNodes: the filtered read canvas read --id/--type and canvas_read s
   it('the CLI and the MCP server print the same filtered read', async () => {
     const cli = await runCli(ws, ['read', 'r', '--type', 'text']);
     expect(cli.code).toBe(0);
-    const mcp = await leo.call('canvas_read', { workspace: ws.root, ledger: 'r', type: ['text'] });
-    expect(mcp.text).toBe(cli.stdout);
-    expect(mcp.text).toBe(`Canvas-Base: ${revision}\n${(await readNodes(ws, { ledger: 'r', ids: [text] })).nodes[0]!.xml}`);
+    const mcp = (await leo.call('canvas_read', { workspace: ws.root, ledger: 'r', type: ['text'] })).structured as { revision: string; nodes: Array<{ id: string; xml: string }> };
+    // The nodes alone: their XML is said once, in each node.
+    expect(mcp).not.toHaveProperty('xml');
+    expect(`Canvas-Base: ${mcp.revision}\n${mcp.nodes.map((n) => n.xml).join('')}`).toBe(cli.stdout);
+    expect(mcp.nodes).toEqual((await readNodes(ws, { ledger: 'r', ids: [text] })).nodes);
   });
 
   it('an id not in the canvas is NODE_NOT_FOUND on both edges, and nothing is written', async () => {

@@ -77,7 +77,6 @@ describe('refusals over MCP speak MCP', () => {
       [leo, 'canvas_read', { ...w, workspace: '/elsewhere' }],
       [leo, 'canvas_create', { ...w, why: 'exists' }],
       [leo, 'canvas_open', { workspace: ws.root, ledger: 'fresh', why: 'no problem given' }],
-      [leo, 'canvas_grant', { ...w, who: 'zed', role: 'emperor', why: 'bad role' }],
       [leo, 'canvas_grant', { ...w, who: 'cam', role: 'commenter', why: 'no change' }],
       [leo, 'canvas_revoke', { ...w, who: 'leo', why: 'last owner' }],
       [leo, 'canvas_revoke', { ...w, who: 'zed', why: 'no grant' }],
@@ -86,11 +85,18 @@ describe('refusals over MCP speak MCP', () => {
       [leo, 'canvas_check', w],
     ];
     const codes = new Set<string>();
+    const listed = (await leo.listTools()) as Array<{ name: string; inputSchema: { properties: Record<string, unknown> } }>;
+    const argsOf = (name: string) => Object.keys(listed.find((t) => t.name === name)?.inputSchema.properties ?? {});
     for (const [s, tool, args] of calls) {
       const r = await s.call(tool, args);
       const refusal = (r.structured?.error as { code: string; hint: string } | undefined) ?? (r.structured as { outcome?: string; code: string; hint: string } | undefined);
       expect(refusal && ('outcome' in refusal ? refusal.outcome === 'rejected' : true), `${tool}: ${r.text}`).toBe(true);
       expect(refusal!.hint, `${tool}: ${r.text}`).not.toMatch(FLAG);
+      // A hint can be followed: every tool it names is listed, and every argument it names is one of theirs.
+      const named = [...refusal!.hint.matchAll(/canvas_[a-z_]+/g)].map((m) => m[0]);
+      for (const name of named) expect(listed.map((t) => t.name), `${tool}: ${refusal!.hint}`).toContain(name);
+      const known = new Set([tool, ...named].flatMap(argsOf));
+      for (const [, arg] of refusal!.hint.matchAll(/`([a-zA-Z]+)`/g)) expect([...known], `${tool}: ${refusal!.hint}`).toContain(arg);
       codes.add(refusal!.code);
     }
     expect([...codes].sort()).toEqual(
@@ -98,7 +104,6 @@ describe('refusals over MCP speak MCP', () => {
         'BAD_AUTHOR',
         'BAD_LEDGER_ID',
         'BAD_REASON',
-        'BAD_ROLE',
         'BASE_REQUIRED',
         'CANVAS_EXISTS',
         'CANVAS_NOT_FOUND',
@@ -123,6 +128,41 @@ describe('refusals over MCP speak MCP', () => {
         'XML_PARSE',
       ].sort(),
     );
+  });
+
+  it('NO_ROLE names the owners and the canvas_grant call, which followed word for word lets the caller in', async () => {
+    const follow = async (hint: string) => {
+      const m = /^ask an owner of ([a-z0-9._-]+) \(([^)]+)\) to call (canvas_grant) with ledger (\S+), who (\S+), role (\S+) and a why$/.exec(hint);
+      expect(m, hint).not.toBeNull();
+      const [, ledger, owners, tool, argLedger, who, role] = m!;
+      expect([ledger, argLedger, owners]).toEqual(['h', 'h', 'leo']);
+      const owner = { leo }[owners as 'leo'];
+      expect(await owner.write(tool!, { workspace: ws.root, ledger: argLedger, who, role, why: `${who} asked for ${role}` })).toMatchObject({ outcome: 'applied' });
+    };
+    const read = await zed.error('canvas_read', { workspace: ws.root, ledger: 'h' });
+    expect(read.code).toBe('NO_ROLE');
+    await follow(read.hint);
+    expect((await zed.read('h')).xml).toContain('<canvas ledger="h"');
+    // A write needs more than a read: the refusal says which role, and following it makes the write a proposal.
+    await leo.write('canvas_revoke', { workspace: ws.root, ledger: 'h', who: 'zed', why: 'zed is done reading' });
+    const write = await zed.error('canvas_insert', { workspace: ws.root, ledger: 'h', into: 'root', text: 'x', why: 'no role', base: (await leo.read('h')).base });
+    expect(write.code).toBe('NO_ROLE');
+    expect(write.hint).toContain('role commenter');
+    await follow(write.hint);
+    expect(await zed.write('canvas_insert', { workspace: ws.root, ledger: 'h', into: 'root', text: 'x', why: 'a note', base: (await leo.read('h')).base })).toMatchObject({ outcome: 'proposed' });
+    await leo.write('canvas_revoke', { workspace: ws.root, ledger: 'h', who: 'zed', why: 'the note is in' });
+  });
+
+  it("NOT_WATCHING's hint is a sentence whose two tools, followed, show and start the watch", async () => {
+    // cam proposed an edit, so cam watches h: stop first.
+    await cam.call('canvas_unwatch', { workspace: ws.root, ledger: 'h' });
+    const e = await cam.error('canvas_unwatch', { workspace: ws.root, ledger: 'h' });
+    expect(e.code).toBe('NOT_WATCHING');
+    expect(e.hint).toBe('you do not watch h: canvas_inbox shows the canvases you watch, and canvas_watch with ledger h starts watching it');
+    const inbox = (await cam.call('canvas_inbox', { workspace: ws.root })).structured as { canvases: Array<{ ledger: string }> };
+    expect(inbox.canvases.map((c) => c.ledger)).not.toContain('h');
+    expect((await cam.call('canvas_watch', { workspace: ws.root, ledger: 'h' })).structured).toMatchObject({ ledger: 'h', watching: true });
+    expect((await cam.call('canvas_unwatch', { workspace: ws.root, ledger: 'h' })).structured).toMatchObject({ ledger: 'h', watching: false });
   });
 
   it('says the fix in tools and arguments: a missing base names canvas_read and `base`; no role names canvas_grant', async () => {

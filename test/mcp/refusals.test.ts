@@ -11,7 +11,7 @@ import { repoState, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const WRITE_TOOLS = ['canvas_insert', 'canvas_replace', 'canvas_remove', 'canvas_move', 'canvas_approve_proposal', 'canvas_reject_proposal'] as const;
-const READ_TOOLS = ['canvas_read', 'canvas_history', 'canvas_log', 'canvas_prompt', 'canvas_list_proposals'] as const;
+const READ_TOOLS = ['canvas_read', 'canvas_history', 'canvas_list_proposals', 'canvas_edges', 'canvas_verify'] as const;
 
 /** Every bad reason spec/001 names, and the blank ones: each is rejected, never cleaned up. */
 const BAD_REASONS: Record<string, string> = {
@@ -132,7 +132,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
     mkdirSync(join(ws.root, 'sub'), { recursive: true });
     for (const workspace of [join(links, 'ws'), `${ws.root}/`, `${ws.root}/sub/..`]) {
       const r = await leo.call('canvas_read', { workspace, ledger: 'r' });
-      expect(r.text, workspace).toMatch(/^Canvas-Base: [0-9a-f]{40}\n<canvas /);
+      expect(r.structured, workspace).toMatchObject({ ledger: 'r', revision: expect.stringMatching(/^[0-9a-f]{40}$/), xml: expect.stringMatching(/^<canvas /) });
     }
   });
 
@@ -180,13 +180,26 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
       ['canvas_replace', { workspace: ws.root, ledger: 'r', node, text: 'a', base, why: 'x', expectedRevision: base }],
       ['canvas_replace', { workspace: ws.root, ledger: 'r', node, text: 'a', base, why: 'x', author: 'eve' }],
       ['canvas_replace', { workspace: ws.root, ledger: 'r', node, text: 'a', base, why: 42 }],
-      ['canvas_log', { workspace: ws.root, ledger: 'r', maxCount: 0 }],
+      ['canvas_history', { workspace: ws.root, ledger: 'r', limit: 0 }],
+      ['canvas_read', { workspace: ws.root, ledger: 'r', format: 'pdf' }],
     ] as const;
+    const said: string[] = [];
     for (const [tool, args] of refused) {
       const r = await leo.call(tool, args);
       expect(r.isError, JSON.stringify(args)).toBe(true);
-      expect(r.text).toMatch(/validation/i);
+      expect(r.text).toMatch(/^Input validation error: Invalid arguments for tool canvas_[a-z_]+: /);
+      said.push(r.text.replace(/^.*?: .*?: /, ''));
     }
+    // Each names the argument and what is wrong with it.
+    expect(said).toEqual([
+      'workspace is required',
+      'why is required',
+      'expectedRevision is not an argument',
+      'author is not an argument',
+      'why must be string',
+      'limit must be >= 1',
+      'format must be one of "xml", "text", "html", "comment", "done"',
+    ]);
     expect(repoState(ws)).toEqual(before);
   });
 });

@@ -57,7 +57,8 @@ describe('canvases as MCP resources (docs/mcp.md, "Resources and subscriptions")
     const { resources } = await ana.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['canvas://a', 'canvas://b']);
     const read = await ana.client.readResource({ uri: 'canvas://a' });
-    expect(read.contents).toEqual([{ uri: 'canvas://a', mimeType: 'text/plain', text: (await ana.call('canvas_read', { workspace: ws.root, ledger: 'a' })).text }]);
+    const { revision, xml } = (await ana.call('canvas_read', { workspace: ws.root, ledger: 'a' })).structured as { revision: string; xml: string };
+    expect(read.contents).toEqual([{ uri: 'canvas://a', mimeType: 'text/plain', text: `Canvas-Base: ${revision}\n${xml}` }]);
   });
 
   it('refuses a canvas the identity holds no role on, one that does not exist, and another scheme, with the error shape as data', async () => {

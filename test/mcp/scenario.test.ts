@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import type { Applied, Conflict, Proposed } from '../../src/store/outcome.js';
@@ -6,27 +7,54 @@ import { readCanvasText } from '../../src/store/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify-workspace.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
-import { repoState, tempWorkspace } from '../helpers/workspace.js';
+import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
-// One whole scenario of spec/001 through a real MCP client: the SDK's client spawning
-// `canvas mcp` over stdio, one server process per identity.
+// One whole scenario of spec/001 through a real MCP client, run through both official clients
+// (the v1 SDK speaking 2025-11-25, the v2 SDK speaking 2026-07-28): each spawning `canvas mcp`
+// over stdio, one server process per identity. Every tool is called, all four outcomes are
+// answered, and a subscription hears a write; each result is checked against the tool's listed
+// output schema by the client.
 describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to end (spec/001, design section 6)', (sdk) => {
   let ws: Workspace;
   const s: Record<'leo' | 'eve' | 'cam' | 'vic' | 'zed', McpSession> = {} as never;
   const ids: Record<string, string> = {};
   let head = '';
+  let standIn: StandIn;
+  /** Every tool called, and every outcome answered. */
+  const called = new Set<string>();
+  const outcomes = new Set<string>();
 
   const args = (extra: Record<string, unknown>) => ({ workspace: ws.root, ledger: 'plan', ...extra });
 
   beforeAll(async () => {
     ws = tempWorkspace('canvas-mcp-');
     expect((await createCanvas(ws, { ledger: 'plan', why: 'plan the release', author: 'leo' })).outcome).toBe('applied');
-    const [leo, eve, cam, vic, zed] = await Promise.all(['leo', 'eve', 'cam', 'vic', 'zed'].map((who) => connectAs(ws, who, { sdk })));
-    Object.assign(s, { leo, eve, cam, vic, zed });
+    // canvas_check asks a model: a stand-in that finds nothing.
+    standIn = await startStandIn(() => ({ content: { contradictions: [] } }));
+    process.env.CANVAS_MODEL_URL = standIn.url;
+    process.env.CANVAS_MODEL = 'stand-in-1';
+    try {
+      const [leo, eve, cam, vic, zed] = await Promise.all(['leo', 'eve', 'cam', 'vic', 'zed'].map((who) => connectAs(ws, who, { sdk })));
+      Object.assign(s, { leo, eve, cam, vic, zed });
+    } finally {
+      delete process.env.CANVAS_MODEL_URL;
+      delete process.env.CANVAS_MODEL;
+    }
+    for (const session of Object.values(s)) {
+      const call = session.call;
+      session.call = async (name, a) => {
+        const r = await call(name, a);
+        called.add(name);
+        const outcome = (r.structured as { outcome?: string } | undefined)?.outcome;
+        if (outcome) outcomes.add(outcome);
+        return r;
+      };
+    }
   });
 
   afterAll(async () => {
     await Promise.all(Object.values(s).map((x) => x.close()));
+    await standIn?.close();
   });
 
   it('the owner builds the canvas through its tools, one node per call, each write against the last revision', async () => {
@@ -56,8 +84,8 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     expect(read.code).toBe('NO_ROLE');
     expect(read.message).toContain('plan');
     expect(read.hint).toContain('leo');
-    for (const tool of ['canvas_history', 'canvas_log', 'canvas_list_proposals']) {
-      expect((await s.zed.error(tool, args(tool === 'canvas_history' ? { node: ids.t1 } : {}))).code).toBe('NO_ROLE');
+    for (const [tool, extra] of [['canvas_history', { node: ids.t1 }], ['canvas_history', {}], ['canvas_list_proposals', {}]] as const) {
+      expect((await s.zed.error(tool, args(extra))).code).toBe('NO_ROLE');
     }
     const write = await s.zed.error('canvas_replace', args({ node: ids.t1, text: 'zed was here', base: head, why: 'no grant' }));
     expect(write.code).toBe('NO_ROLE');
@@ -108,7 +136,7 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
   });
 
   it('a stale write gets conflict with both revisions and the node diff, and nothing is written', async () => {
-    const firstBase = (await s.eve.call('canvas_log', args({}))).text;
+    const firstBase = (await s.eve.call('canvas_history', args({}))).text;
     const log = JSON.parse(firstBase) as { commits: { commit: string; op: string; node: string | null }[] };
     const beforeEve = log.commits.find((c) => c.op === 'grant')!.commit;
     const before = repoState(ws);
@@ -158,5 +186,50 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     expect(listed.proposals.find((p) => p.id === ids.p1)).toMatchObject({ status: 'approved' });
     expect(listed.proposals.find((p) => p.id === ids.p2)).toMatchObject({ status: 'rejected' });
     expect((await verifyWorkspace(ws)).violations).toEqual([]);
+  });
+
+  it('the rest of the tools: lifecycle, access, the other reads, watching, checking, verifying', async () => {
+    const w = { workspace: ws.root };
+    expect(await s.leo.write('canvas_create', { ...w, ledger: 'side', why: 'a side task' })).toMatchObject({ outcome: 'applied' });
+    const opened = (await s.leo.write('canvas_open', { ...w, ledger: 'next', problem: 'The release is manual.', expectedValue: 'One command ships it.', why: 'the next task' })) as Applied;
+    expect(opened).toMatchObject({ outcome: 'applied', nodes: [expect.any(String), expect.any(String)] });
+    expect(await s.leo.write('canvas_remove', { ...w, ledger: 'next', node: opened.nodes![1], base: opened.revision, why: 'the value is the plan\'s' })).toMatchObject({ outcome: 'applied' });
+    expect(await s.leo.write('canvas_import', { ...w, ledger: 'adr', markdown: '# Ship on Monday\n\nFriday is a freeze day.\n', why: 'the decision record' })).toMatchObject({ outcome: 'applied' });
+    expect(await s.leo.write('canvas_grant', { ...w, ledger: 'side', who: 'vic', role: 'viewer', why: 'vic follows it' })).toMatchObject({ outcome: 'applied' });
+    expect(await s.leo.write('canvas_revoke', { ...w, ledger: 'side', who: 'vic', why: 'vic moved on' })).toMatchObject({ outcome: 'applied' });
+    expect(await s.leo.write('canvas_abandon', { ...w, ledger: 'side', why: 'folded into plan' })).toMatchObject({ outcome: 'applied' });
+    for (const format of ['xml', 'text', 'html', 'comment', 'done']) expect((await s.vic.call('canvas_read', args({ format }))).isError).toBe(false);
+    expect((await s.vic.call('canvas_history', args({}))).structured).toMatchObject({ ledger: 'plan' });
+    expect(((await s.vic.call('canvas_list', w)).structured as { canvases: Array<{ ledger: string }> }).canvases.map((c) => c.ledger)).toEqual(['plan']);
+    expect(((await s.vic.call('canvas_search', { ...w, query: 'ship' })).structured as { total: number }).total).toBeGreaterThan(0);
+    expect((await s.vic.call('canvas_edges', args({}))).structured).toMatchObject({ ledger: 'plan' });
+    expect((await s.vic.call('canvas_verify', args({}))).structured).toMatchObject({ ok: true });
+    expect((await s.vic.call('canvas_unwatch', args({}))).structured).toMatchObject({ watching: false });
+    expect((await s.vic.call('canvas_watch', args({}))).structured).toMatchObject({ watching: true });
+    expect((await s.vic.call('canvas_inbox', w)).structured).toMatchObject({ waiting: [] });
+    expect((await s.leo.call('canvas_check', args({ dryRun: true }))).structured).toMatchObject({ ledger: 'plan', dryRun: true, findings: [] });
+    expect(await s.leo.write('canvas_freeze', args({ why: 'the plan is settled', withDone: true }))).toMatchObject({ outcome: 'applied', done: { ledger: 'plan' } });
+  });
+
+  it('a subscription hears a write by another process', async () => {
+    const heard: string[] = [];
+    let resolve = () => {};
+    const notified = new Promise<void>((r) => (resolve = r));
+    const stop = await s.vic.follow('plan', (uri) => {
+      heard.push(uri);
+      resolve();
+    });
+    const { base } = await s.eve.read('plan');
+    const r = await runCli(ws, ['insert', 'plan', '--into', 'root', '--text', 'Heard by the subscriber.', '--base', base, '--why', 'news for vic', '--json'], { CANVAS_AUTHOR: 'eve' });
+    expect(r.code, r.stderr).toBe(0);
+    await notified;
+    expect(heard).toEqual(['canvas://plan']);
+    await stop();
+  });
+
+  it('called every tool the server lists, and answered all four outcomes', async () => {
+    const listed = ((await s.leo.listTools()) as Array<{ name: string }>).map((t) => t.name).sort();
+    expect([...called].sort()).toEqual(listed);
+    expect([...outcomes].sort()).toEqual(['applied', 'conflict', 'proposed', 'rejected']);
   });
 });

@@ -3,7 +3,6 @@
 // so does the schema here), only the canvases the caller holds a role on are searched, a hit's
 // revision is the base of a write, and a refusal speaks of the tool's arguments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchResultSchema } from '../../src/mcp/search-result-schema.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { openCanvas } from '../../src/store/canvas-lifecycle.js';
 import type { SearchResponse } from '../../src/store/search/search-canvases.js';
@@ -37,8 +36,6 @@ describe('canvas_search over MCP', () => {
   const search = async (s: McpSession, args: Record<string, unknown>): Promise<SearchResponse> => {
     const r = await s.call('canvas_search', { workspace: ws.root, ...args });
     expect(r.isError, r.text).toBe(false);
-    const parsed = SearchResultSchema.safeParse(r.structured);
-    expect(parsed.success, r.text).toBe(true);
     return r.structured as unknown as SearchResponse;
   };
 

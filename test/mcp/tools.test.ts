@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
-import { AppliedSchema, ConflictSchema, ErrorResultSchema, OutcomeSchema, ProposedSchema, RejectedSchema } from '../../src/mcp/outcome-schemas.js';
 import { errorResult } from '../../src/mcp/tool-result.js';
 import { createCanvas } from '../../src/store/canvas-lifecycle.js';
 import { insertNode } from '../../src/store/node-writes.js';
@@ -10,10 +7,11 @@ import type { Applied } from '../../src/store/outcome.js';
 import { readCanvasText } from '../../src/store/read-canvas.js';
 import type { Workspace } from '../../src/store/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
-import { ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { tempWorkspace } from '../helpers/workspace.js';
 
 interface ListedTool {
   name: string;
+  title?: string;
   description?: string;
   inputSchema: { properties?: Record<string, { type?: string; description?: string; pattern?: string; minLength?: number }>; required?: string[]; additionalProperties?: unknown };
   annotations?: { readOnlyHint?: boolean };
@@ -25,10 +23,8 @@ const PAYLOAD = ['answered', 'question', 'section', 'text', 'xml'];
 
 /** Each tool's arguments, exactly (the command line's names). */
 const ARGUMENTS: Record<string, string[]> = {
-  canvas_read: ['at', 'id', 'ledger', 'type', 'workspace'],
-  canvas_history: ['ledger', 'node', 'workspace'],
-  canvas_log: ['ledger', 'maxCount', 'workspace'],
-  canvas_prompt: ['edits', 'ledger', 'workspace'],
+  canvas_read: ['at', 'edits', 'format', 'id', 'ledger', 'type', 'workspace'],
+  canvas_history: ['ledger', 'limit', 'node', 'workspace'],
   canvas_list_proposals: ['ledger', 'workspace'],
   canvas_insert: [...EDIT, 'after', 'into', ...PAYLOAD],
   canvas_replace: [...EDIT, 'node', ...PAYLOAD],
@@ -37,23 +33,23 @@ const ARGUMENTS: Record<string, string[]> = {
   canvas_approve_proposal: [...COMMON_WRITE, 'proposalId'],
   canvas_reject_proposal: [...COMMON_WRITE, 'proposalId'],
   canvas_open: [...COMMON_WRITE, 'expectedValue', 'problem'],
+  canvas_import: ['ledger', 'markdown', 'run', 'step', 'why', 'workspace'],
   canvas_check: ['at', 'dryRun', 'ledger', 'run', 'step', 'workspace'],
   canvas_create: COMMON_WRITE,
-  canvas_freeze: COMMON_WRITE,
+  canvas_freeze: [...COMMON_WRITE, 'withDone'],
   canvas_abandon: COMMON_WRITE,
   canvas_grant: [...COMMON_WRITE, 'role', 'who'],
   canvas_revoke: [...COMMON_WRITE, 'who'],
   canvas_list: ['unwrittenByRuns', 'workspace'],
-  canvas_render: ['at', 'format', 'ledger', 'workspace'],
   canvas_watch: ['ledger', 'workspace'],
   canvas_unwatch: ['ledger', 'workspace'],
   canvas_inbox: ['ack', 'workspace'],
   canvas_edges: ['ledger', 'workspace'],
   canvas_search: ['ledger', 'limit', 'query', 'type', 'workspace'],
+  canvas_verify: ['ledger', 'workspace'],
 };
 /** Tools that change only the caller's own watches, which have no history and so no reason. */
 const WATCHES = new Set(['canvas_watch', 'canvas_unwatch', 'canvas_inbox']);
-const WRITES = ['canvas_insert', 'canvas_replace', 'canvas_remove', 'canvas_move'];
 
 describe('canvas mcp: the tools as a client lists them', () => {
   let ws: Workspace;
@@ -78,17 +74,14 @@ describe('canvas mcp: the tools as a client lists them', () => {
     }
   });
 
-  it('documents every argument, and requires the workspace, the ledger and (on writes) the reason', () => {
+  it('requires the workspace, the ledger and (on writes) the reason, and says what each tool does', () => {
     for (const t of tools) {
-      for (const [name, p] of Object.entries(t.inputSchema.properties ?? {})) {
-        expect(p.description?.length ?? 0, `${t.name}.${name}`).toBeGreaterThan(20);
-      }
       const required = t.inputSchema.required ?? [];
       // canvas_list and canvas_search are about every canvas, and the inbox spans every canvas the caller watches: they name none.
       expect(required, t.name).toEqual(expect.arrayContaining(['canvas_list', 'canvas_inbox', 'canvas_search'].includes(t.name) ? ['workspace'] : ['workspace', 'ledger']));
       // canvas_check writes with a reason of its own (the nodes, the model, the revision checked).
       if (t.annotations?.readOnlyHint !== true && t.name !== 'canvas_check' && !WATCHES.has(t.name)) expect(required, t.name).toContain('why');
-      expect(t.description?.length ?? 0, t.name).toBeGreaterThan(80);
+      expect(t.description?.length ?? 0, t.name).toBeGreaterThan(30);
     }
   });
 
@@ -102,32 +95,33 @@ describe('canvas mcp: the tools as a client lists them', () => {
     }
   });
 
-  it('tells the agent the discipline in every node write: read first, the sha, one node, why, open questions, check the outcome', () => {
-    for (const name of WRITES) {
-      const d = tools.find((t) => t.name === name)!.description!;
-      expect(d, name).toContain('canvas_read');
-      expect(d, name).toContain('Canvas-Base');
-      expect(d, name).toMatch(/one node per call/);
-      expect(d, name).toMatch(/says why/);
-      expect(d, name).toMatch(/never quietly answer an open <question>/);
-      expect(d, name).toMatch(/`conflict`[^.]*NOT success/);
-      expect(d, name).toMatch(/commenter/);
-    }
+  it('says the discipline once, in the instructions: read first, the revision, one node, why, open questions, check the outcome', () => {
+    const said = eve.client.getInstructions() ?? '';
+    expect(said).toContain('canvas_read');
+    expect(said).toMatch(/`revision` as `base`/);
+    expect(said).toMatch(/one node per call/);
+    expect(said).toMatch(/says why/);
+    expect(said).toMatch(/never quietly answer an open <question>/);
+    expect(said).toMatch(/conflict[^.]*not success/);
+    expect(said).toMatch(/commenter/);
+    expect(said).toContain('"eve"');
+    // Said once: no description repeats a rule the instructions give.
+    for (const t of tools) expect(t.description, t.name).not.toMatch(/one node per call|quietly answer|not success/);
     const reads = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
-    expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_log', 'canvas_prompt', 'canvas_read', 'canvas_render', 'canvas_search']);
+    expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_read', 'canvas_search', 'canvas_verify']);
   });
 
-  // canvas_prompt renders with src/render/text/render-prompt.ts, built on its own branch; this
-  // runs once that file is here (and src/mcp/load-render-prompt.ts imports it by a literal path).
-  it.skipIf(!existsSync(join(ROOT, 'src/render/text/render-prompt.ts')))('canvas_prompt gives the prompt text with the revision to write against', async () => {
+  it('canvas_read with format text gives the prompt with the revision to write against', async () => {
     await createCanvas(ws, { ledger: 'p', why: 'prompt', author: 'eve' });
     const t = (await insertNode(ws, { ledger: 'p', into: 'root', payload: { question: 'Who owns it?' }, base: (await readCanvasText(ws, { ledger: 'p' })).revision, why: 'nobody does yet', author: 'eve' })) as Applied;
-    const r = await eve.call('canvas_prompt', { workspace: ws.root, ledger: 'p', edits: 5 });
+    const r = await eve.call('canvas_read', { workspace: ws.root, ledger: 'p', format: 'text', edits: 5 });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toContain(t.revision);
-    expect(r.text).toContain(t.node!);
-    expect(r.text).toContain('Who owns it?');
-    expect(r.text).toContain('nobody does yet');
+    const { content, revision } = r.structured as { content: string; revision: string };
+    expect(revision).toBe(t.revision);
+    expect(content).toContain(t.revision);
+    expect(content).toContain(t.node!);
+    expect(content).toContain('Who owns it?');
+    expect(content).toContain('nobody does yet');
   });
 });
 
@@ -151,43 +145,23 @@ describe('canvas mcp: an Excalidraw figure comes as xml, as the other figure kin
   });
 });
 
-describe('the outcome schemas and the result mapping', () => {
-  const sha = 'a'.repeat(40);
-  const samples = {
-    applied: { outcome: 'applied', revision: sha, node: 'b7', diff: [] },
-    proposed: { outcome: 'proposed', proposalId: '0123456789', revision: sha },
-    conflict: { outcome: 'conflict', code: 'STALE_BASE', node: 'b7', expectedRevision: sha, currentRevision: 'b'.repeat(40), diff: [] },
-    rejected: { outcome: 'rejected', code: 'BAD_REASON', reason: 'reason must be a single line with no control characters', hint: 'one line' },
-  };
-
-  it('each outcome parses against its own schema only; the four are always distinguishable', () => {
-    const schemas = { applied: AppliedSchema, proposed: ProposedSchema, conflict: ConflictSchema, rejected: RejectedSchema };
-    for (const [name, sample] of Object.entries(samples)) {
-      for (const [schemaName, schema] of Object.entries(schemas)) {
-        expect(schema.safeParse(sample).success, `${name} against ${schemaName}`).toBe(name === schemaName);
-      }
-      expect(OutcomeSchema.parse(sample).outcome).toBe(name);
-      expect(ErrorResultSchema.safeParse(sample).success).toBe(false);
-    }
-    // A conflict without both revisions, or an applied without a revision, is no outcome at all.
-    expect(OutcomeSchema.safeParse({ ...samples.conflict, currentRevision: undefined }).success).toBe(false);
-    expect(OutcomeSchema.safeParse({ outcome: 'applied', diff: [] }).success).toBe(false);
-    expect(OutcomeSchema.safeParse({ outcome: 'ok' }).success).toBe(false);
-  });
-
-  it('no role is the error shape, not isError; only a fault of the server is isError; the error shape is also the structured content', async () => {
-    const noRole = errorResult(new CanvasError('NO_ROLE', 'zed has no role on canvas r', 'ask leo'));
-    expect(noRole.isError).toBe(false);
-    expect(ErrorResultSchema.parse(JSON.parse((noRole.content[0] as { text: string }).text)).error.code).toBe('NO_ROLE');
-    expect(noRole.structuredContent).toEqual(JSON.parse((noRole.content[0] as { text: string }).text));
+describe('the result mapping', () => {
+  it('no role is the error shape, not isError, and sent once; a fault of the server is isError with its text alone', async () => {
+    const noRole = errorResult(new CanvasError('NO_ROLE', 'zed has no role on canvas r', 'ask leo'), '2026-07-28');
+    expect(noRole).toEqual({ content: [], structuredContent: { error: { code: 'NO_ROLE', message: 'zed has no role on canvas r', hint: 'ask leo' } }, isError: false });
+    // A client on a revision without structured content reads it as text too.
+    const old = errorResult(new CanvasError('NO_ROLE', 'zed has no role on canvas r', 'ask leo'), '2025-03-26');
+    expect(JSON.parse((old.content[0] as { text: string }).text)).toEqual(old.structuredContent);
     const quiet = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
       for (const fault of [new CanvasError('GIT_FAILED', 'git broke', 'run canvas verify'), new CanvasError('LOCK_TIMEOUT', 'busy', 'retry'), new TypeError('a bug')]) {
-        const r = errorResult(fault);
+        const r = errorResult(fault, '2026-07-28');
         expect(r.isError).toBe(true);
-        expect(ErrorResultSchema.safeParse(JSON.parse((r.content[0] as { text: string }).text)).success).toBe(true);
-        expect(ErrorResultSchema.safeParse(r.structuredContent).success).toBe(true);
+        expect(r.structuredContent).toBeUndefined();
+        const { error } = JSON.parse((r.content[0] as { text: string }).text) as { error: { code: string; hint: string } };
+        expect(error.code).toMatch(/^[A-Z_]+$/);
+        expect(error.hint).not.toMatch(/--[a-z]/);
       }
     } finally {
       process.stderr.write = quiet;

@@ -65,7 +65,7 @@ describe('the inbox over MCP', () => {
 
   it('a client watches; a write from the CLI reaches its inbox once; acknowledged, nothing new', async () => {
     const watched = await ana.call('canvas_watch', { workspace: ws.root, ledger: 'm2' });
-    expect(watched.structured).toMatchObject({ ledger: 'm2', who: 'ana', watching: true, changed: true, watch: { cursor: start } });
+    expect(watched.structured).toMatchObject({ ledger: 'm2', watching: true, changed: true, cursor: start });
     const w = await runCli(ws, ['insert', 'm2', '--into', 'root', '--text', 'The proxy idles out at 30 s.', '--base', start, '--why', 'measured', '--json'], { CANVAS_AUTHOR: 'leo' });
     expect(w.code, w.stderr).toBe(0);
     const written = JSON.parse(w.stdout) as Applied;
@@ -78,6 +78,31 @@ describe('the inbox over MCP', () => {
     const second = (await ana.call('canvas_inbox', { workspace: ws.root, ack })).structured as unknown as Inbox & { acked: unknown[] };
     expect(second.acked).toEqual([{ ledger: 'm2', cursor: written.revision }]);
     expect(second.events).toEqual([]);
+  });
+
+  it('says nothing twice: a state an earlier event ended with, an ending\'s report (its reason), a waiting proposal\'s reason', async () => {
+    await grantRole(ws, { ledger: 'm2', who: 'ana', role: 'editor', why: 'ana decides proposals', author: 'leo' });
+    const node = (await ana.read('m2')).xml.match(/<text id="([a-z0-9]+)"/)![1]!;
+    let base = (await ana.read('m2')).base;
+    for (const text of ['Idle timeout is 60 s.', 'Idle timeout is 90 s.']) {
+      const w = await runCli(ws, ['replace', 'm2', node, '--text', text, '--base', base, '--why', `measured again: ${text}`, '--json'], { CANVAS_AUTHOR: 'leo' });
+      expect(w.code, w.stderr).toBe(0);
+      base = (JSON.parse(w.stdout) as Applied).revision;
+    }
+    await grantRole(ws, { ledger: 'm2', who: 'cy', role: 'commenter', why: 'cy proposes', author: 'leo' });
+    const p = await runCli(ws, ['insert', 'm2', '--into', 'root', '--text', 'Add a keep-alive.', '--base', base, '--why', 'keep-alives avoid the idle cut', '--json'], { CANVAS_AUTHOR: 'cy' });
+    expect(p.code, p.stderr).toBe(0);
+    expect((await runCli(ws, ['freeze', 'm2', '--why', 'the proxy settings are decided'], { CANVAS_AUTHOR: 'leo' })).code).toBe(0);
+    const inbox = (await ana.call('canvas_inbox', { workspace: ws.root })).structured as { events: Array<{ op: string; reason: string; diff: { before?: unknown; after?: { xml: string } } | null; ending?: unknown }>; waiting: Array<{ why?: string }> };
+    const replaces = inbox.events.filter((e) => e.op === 'replace');
+    expect(replaces).toHaveLength(2);
+    expect(replaces[0]!.diff).toHaveProperty('before');
+    expect(replaces[1]!.diff).not.toHaveProperty('before');
+    expect(replaces[1]!.diff?.after?.xml).toContain('90 s');
+    expect(inbox.events.find((e) => e.op === 'freeze')).toMatchObject({ reason: 'the proxy settings are decided', ending: { kind: 'frozen' } });
+    expect(inbox.waiting).toHaveLength(1);
+    expect(inbox.waiting[0]).not.toHaveProperty('why');
+    expect(inbox.events.find((e) => e.op === 'propose')?.reason).toBe('keep-alives avoid the idle cut');
   });
 
   it('leaves out a watched canvas the caller lost its role on, and keeps the watch', async () => {

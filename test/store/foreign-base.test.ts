@@ -188,6 +188,6 @@ describe('MCP: base and read at', () => {
     expect(repoState(ctx.ws)).toEqual(before);
     const r = await mcp.call('canvas_read', { workspace: ctx.ws.root, ledger: 'x', at: ctx.y });
     expect(r.isError).toBe(false);
-    expect(baseOf(r.text)).toBe(ctx.current);
+    expect((r.structured as { revision: string }).revision).toBe(ctx.current);
   });
 });
