@@ -5,6 +5,7 @@ import { cliEdit, inProcessEdit } from './edits.js';
 import { excalidrawDraw } from './excalidraw.js';
 import { inboxBench } from './inbox.js';
 import { libraryImport } from './library.js';
+import { mcpTokens } from './mcp-tokens.js';
 import { cliList } from './list.js';
 import { notifyBench } from './notify.js';
 import { cliRender, pageRender } from './projections.js';
@@ -31,6 +32,7 @@ export const BENCHMARKS: ReadonlyArray<{ key: string; run: (ctx: BenchContext) =
   { key: 'list', run: cliList },
   { key: 'search', run: searchBench },
   { key: 'inbox', run: inboxBench },
+  { key: 'mcp-tokens', run: mcpTokens },
   { key: 'notify', run: notifyBench },
   { key: 'writers', run: concurrentWriters },
   { key: 'remote', run: remoteWrites },
