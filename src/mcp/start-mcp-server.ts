@@ -6,6 +6,7 @@ import { CanvasSubscriptions } from './canvas-subscriptions.js';
 import { gateListens } from './listen-gate.js';
 import { ledgerOf, protocolErrorOf } from './register-canvas-resources.js';
 import { requireViewer } from './require-viewer.js';
+import { StrictLines } from './strict-lines.js';
 
 /**
  * Count the requests a transport has received and not answered (docs/mcp.md, "Running it"): an
@@ -52,12 +53,18 @@ function countRequests(inner: Transport): { transport: Transport; drained: () =>
  * server instance of that era for the connection. Nothing but the protocol is written to stdout;
  * faults of the server go to stderr.
  *
+ * A line that is not well-formed UTF-8 is refused before the SDK reads it (`BAD_ENCODING`,
+ * src/mcp/strict-lines.ts). When `run.signal` aborts (the CLI's SIGTERM or SIGINT), the server
+ * stops as its client closing stdin would stop it, and besides answers every request that arrives
+ * meanwhile with `SERVER_STOPPING` (docs/mcp.md, "Stopping").
+ *
  * @param options - `who` (the identity), and the workspace (flag value and environment)
- * @returns when the client has gone and the server is closed
+ * @param run - `signal`: stop, answering the calls under way and refusing new ones
+ * @returns when the client has gone (or the server was stopped) and the server is closed
  * @throws CanvasError `BAD_AUTHOR`, `NO_WORKSPACE` before anything is served; `TOO_LARGE` when a
  *   message grew past the stdio transport's limit (10 MiB) and the server had to stop
  */
-export async function startMcpServer(options: CanvasServerOptions): Promise<void> {
+export async function startMcpServer(options: CanvasServerOptions, run: { signal?: AbortSignal } = {}): Promise<void> {
   const built = await buildMcpServer(options);
   const [{ serveStdio, StdioServerTransport }, { STDIO_DEFAULT_MAX_BUFFER_SIZE }] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
@@ -87,9 +94,21 @@ export async function startMcpServer(options: CanvasServerOptions): Promise<void
     // Let what stdin delivered reach the transport, then wait for its answers.
     setImmediate(() => void counted.drained().then(() => input.end()));
   };
-  process.stdin.once('end', end);
+  // Every line checked on its way (strict-lines.ts); the stream ends once the last line went through.
+  const strict = new StrictLines(
+    (message) => process.stdout.write(message),
+    STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  strict.once('end', end);
   process.stdin.once('close', end);
-  process.stdin.pipe(input, { end: false });
+  process.stdin.pipe(strict).pipe(input, { end: false });
+  const stop = () => {
+    strict.stop();
+    end();
+  };
+  if (run.signal?.aborted) stop();
+  else run.signal?.addEventListener('abort', stop, { once: true });
   const handle = serveStdio(({ era }) => built.create(era, subscriptions), {
     transport,
     // Faults of the transport (a line that is not JSON-RPC, a message over the size limit) are
@@ -102,7 +121,10 @@ export async function startMcpServer(options: CanvasServerOptions): Promise<void
   await counted.closed;
   await handle.close();
   subscriptions.close();
-  process.stdin.unpipe(input);
+  process.stdin.unpipe(strict);
+  strict.unpipe(input);
+  // Stopped while the client still holds stdin open: let go of it, so the process can end.
+  if (run.signal?.aborted) process.stdin.destroy();
   if (!ended) {
     // The transport stopped by itself while the client was still sending: the SDK's stdio
     // transport does that only when a message grows past its buffer, and the rest of that

@@ -10,6 +10,15 @@ export function registerMcpCommand(program: Command): void {
     .action(async (o: { as: string; workspace?: string }) => {
       // Lazy: the MCP SDK and zod are loaded by this command only (canvas read stays light).
       const { startMcpServer } = await import('../../mcp/start-mcp-server.js');
-      await startMcpServer({ who: o.as, workspace: o.workspace });
+      // SIGTERM or SIGINT: the calls under way answer, new ones are refused, then the server
+      // ends (docs/mcp.md, "Stopping"); a second signal ends it at once.
+      const stopping = new AbortController();
+      const stop = () => {
+        process.stderr.write('canvas mcp: stopping: answering the calls under way, refusing new ones\n');
+        stopping.abort();
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+      await startMcpServer({ who: o.as, workspace: o.workspace }, { signal: stopping.signal });
     });
 }
