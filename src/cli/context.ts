@@ -27,10 +27,27 @@ export function workspaceOf(o: GlobalOptions): Workspace {
   return resolveWorkspace({ workspace: o.workspace });
 }
 
-/** The author from `--author`, else `CANVAS_AUTHOR` (checked by the store). */
+/**
+ * The author from `--author`, else `CANVAS_AUTHOR` (its form checked by the store).
+ *
+ * @throws CanvasError `TOO_LONG` for an author of more than 256 characters
+ */
 export function authorOf(o: GlobalOptions): string {
-  return o.author ?? process.env.CANVAS_AUTHOR ?? '';
+  const author = o.author ?? process.env.CANVAS_AUTHOR ?? '';
+  // Its limit, before any work (docs/cli.md, "Limits").
+  if (author.length > MAX_AUTHOR) {
+    throw new CanvasError('TOO_LONG', `the author is ${author.length.toLocaleString('en-US')} characters; an author holds at most ${MAX_AUTHOR}`, 'pass a short --author, such as "leo | step:review"', {
+      argument: 'author',
+      limit: MAX_AUTHOR,
+      unit: 'characters',
+      size: author.length,
+    });
+  }
+  return author;
 }
+
+/** The longest author (`--author`, `CANVAS_AUTHOR`), in characters (docs/cli.md, "Limits"). */
+const MAX_AUTHOR = 256;
 
 /**
  * Exactly one payload flag: `--xml`, `--xml-file`, `--text`, `--question` (open unless

@@ -40,3 +40,19 @@ describe('an argument that is not UTF-8', () => {
     expect(plain.stderr).toMatch(/^canvas: BAD_ENCODING: argument 6 /);
   });
 });
+
+describe('an author over its limit', () => {
+  it('is TOO_LONG (exit 2) before anything is read, from --author and from CANVAS_AUTHOR', async () => {
+    const ws = tempWorkspace();
+    const long = `leo${'x'.repeat(300)}`;
+    for (const [args, env] of [
+      [['create', 'lim', '--why', 'x', '--author', long, '--json'], {}],
+      [['create', 'lim', '--why', 'x', '--json'], { CANVAS_AUTHOR: long }],
+    ] as const) {
+      const r = await runMain(ws, [...args], env);
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'TOO_LONG', data: { argument: 'author', limit: 256 } });
+    }
+    expect(repoState(ws).refs).toBe('(no repository)');
+  });
+});
