@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
-import { AUTHOR, baseOf, type CliResult, repoState, ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { AUTHOR, baseOf, type CliResult, repoState, ROOT, resultOf, tempWorkspace } from '../helpers/workspace.js';
 
 // Bytes that are not UTF-8 never become text (docs/schema.md, "Characters"): Node turns such an
 // argument into U+FFFD before the CLI sees it, so an argument holding U+FFFD is BAD_ENCODING, as a
@@ -10,17 +10,10 @@ import { AUTHOR, baseOf, type CliResult, repoState, ROOT, tempWorkspace } from '
 
 /** Run the built CLI through sh, so that `printf` puts raw bytes in its arguments. */
 function runRaw(workspace: string, script: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', `exec "${process.execPath}" "${join(ROOT, 'bin', 'canvas.js')}" ${script}`], {
-      env: { ...process.env, CANVAS_WORKSPACE: workspace, CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b) => (stdout += b));
-    child.stderr.on('data', (b) => (stderr += b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ stdout, stderr, code: code ?? -1 }));
+  const child = spawn('/bin/sh', ['-c', `exec "${process.execPath}" "${join(ROOT, 'bin', 'canvas.js')}" ${script}`], {
+    env: { ...process.env, CANVAS_WORKSPACE: workspace, CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1' },
   });
+  return resultOf(child);
 }
 
 describe('an argument that is not UTF-8', () => {

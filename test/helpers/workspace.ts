@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
@@ -38,12 +38,22 @@ export function runCli(
   input?: string | Buffer,
   as: { uid?: number; gid?: number } = {},
 ): Promise<CliResult> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'canvas.js'), ...args], {
+    env: { ...process.env, ...(ws ? { CANVAS_WORKSPACE: ws.root } : {}), CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...as,
+  });
+  return resultOf(child, input);
+}
+
+/**
+ * What a spawned CLI prints and its exit code, once it has ended.
+ *
+ * @param child - the process, its three streams pipes
+ * @param input - what standard input holds (text, or raw bytes); it is closed either way
+ */
+export function resultOf(child: ChildProcessWithoutNullStreams, input?: string | Buffer): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'canvas.js'), ...args], {
-      env: { ...process.env, ...(ws ? { CANVAS_WORKSPACE: ws.root } : {}), CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      ...as,
-    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b) => (stdout += b));
