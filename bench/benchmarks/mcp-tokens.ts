@@ -1,7 +1,8 @@
 // What the MCP surface costs a model, in o200k_base tokens (docs/mcp.md, "The budget"), beside
 // the two official reference servers started in the same run: `tools/list` of `canvas mcp`
 // (with its instructions) and of @modelcontextprotocol/server-filesystem and server-memory, with
-// and without output schemas; and a typical agent session against a 200-node canvas (read it,
+// and without output schemas, and `prompts/list` (what a host shows as slash commands, counted in
+// both totals); and a typical agent session against a 200-node canvas (read it,
 // ten writes of which one conflict and one proposal, one inbox) against the canvas read and the
 // writes' payloads. Token counts are deterministic: quick mode counts the same.
 import { mkdirSync } from 'node:fs';
@@ -15,20 +16,21 @@ import { type BenchContext, type BenchResult, cliCommand, cliEnv, copyWorkspace 
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { stats } from '../lib/measure.js';
 import { runSession, type SessionTokens } from '../lib/mcp-session.js';
-import { countListing, type ListedTool, type ListingTokens } from '../lib/mcp-tokens.js';
+import { countListing, type ListedTool, type ListingTokens, tokensOf } from '../lib/mcp-tokens.js';
 
 /** The budgets (docs/mcp.md, "The budget"). */
 const MODEL_VISIBLE = 4000;
 const WITH_OUTPUT = 8000;
 const SESSION = 1.3;
 
-/** A stdio server's listing through the v1 client (the 2025-11-25 handshake). */
-async function listingOf(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ tools: ListedTool[]; instructions: string | undefined }> {
+/** A stdio server's listing through the v1 client (the 2025-11-25 handshake): its tools, its prompts (none when it offers none), its instructions. */
+async function listingOf(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ tools: ListedTool[]; prompts: unknown[]; instructions: string | undefined }> {
   const client = new Client({ name: 'canvas-bench', version: '0.0.0' });
   await client.connect(new StdioClientTransport({ command, args, env: env as Record<string, string>, stderr: 'pipe' }));
   try {
     const { tools } = await client.listTools();
-    return { tools: tools as ListedTool[], instructions: client.getInstructions() };
+    const prompts = client.getServerCapabilities()?.prompts ? (await client.listPrompts()).prompts : [];
+    return { tools: tools as ListedTool[], prompts, instructions: client.getInstructions() };
   } finally {
     await client.close();
   }
@@ -51,9 +53,11 @@ export async function mcpTokens(ctx: BenchContext): Promise<BenchResult[]> {
   const c = countListing(canvas.tools, canvas.instructions);
   const f = countListing(filesystem.tools, filesystem.instructions);
   const m = countListing(memory.tools, memory.instructions);
-  // The canvas's instructions are part of its surface: every tool relies on them.
-  const visible = c.modelVisible + c.instructions;
-  const all = c.withOutputSchemas + c.instructions;
+  // The canvas's instructions are part of its surface: every tool relies on them. So is its
+  // prompt's listing, which a host shows (and may send) beside the tools.
+  const prompts = canvas.prompts.length === 0 ? 0 : tokensOf(canvas.prompts);
+  const visible = c.modelVisible + c.instructions + prompts;
+  const all = c.withOutputSchemas + c.instructions + prompts;
   const references = (pick: (t: ListingTokens) => number) =>
     `${said('filesystem', f, pick(f) + f.instructions)}; ${said('memory', m, pick(m) + m.instructions)}`;
 
@@ -83,17 +87,17 @@ export async function mcpTokens(ctx: BenchContext): Promise<BenchResult[]> {
   return [
     {
       name: 'mcp-tokens: tools/list, model-visible',
-      measured: 'canvas mcp: name, description, inputSchema, annotations of every tool, and the instructions (o200k_base)',
+      measured: 'canvas mcp: name, description, inputSchema, annotations of every tool, the instructions and prompts/list (o200k_base)',
       baseline: '@modelcontextprotocol/server-filesystem, the larger reference server, started in this run',
       target: `<= ${n(MODEL_VISIBLE)} tokens`,
       ratio: stats([visible / (f.modelVisible + f.instructions)]),
       pass: visible <= MODEL_VISIBLE,
-      figure: `canvas ${n(visible)} (${c.tools} tools, ${c.perTool}/tool, instructions ${n(c.instructions)}); ${references((t) => t.modelVisible)}`,
-      detail: { canvas: c, filesystem: f, memory: m },
+      figure: `canvas ${n(visible)} (${c.tools} tools, ${c.perTool}/tool, instructions ${n(c.instructions)}, ${canvas.prompts.length} prompt ${n(prompts)}); ${references((t) => t.modelVisible)}`,
+      detail: { canvas: { ...c, prompts }, filesystem: f, memory: m },
     },
     {
       name: 'mcp-tokens: tools/list, with output schemas',
-      measured: 'canvas mcp: the whole listing, output schemas included, and the instructions (o200k_base)',
+      measured: 'canvas mcp: the whole listing, output schemas included, the instructions and prompts/list (o200k_base)',
       baseline: '@modelcontextprotocol/server-filesystem, started in this run',
       target: `<= ${n(WITH_OUTPUT)} tokens`,
       ratio: stats([all / (f.withOutputSchemas + f.instructions)]),

@@ -66,6 +66,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerAccessTools },
     { registerWatchTools },
     { registerCanvasResources },
+    { registerStepPrompt },
   ] = await Promise.all([
     import('@modelcontextprotocol/server'),
     import('./register-read-tools.js'),
@@ -76,6 +77,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-access-tools.js'),
     import('./register-watch-tools.js'),
     import('./register-canvas-resources.js'),
+    import('./register-step-prompt.js'),
   ]);
   const inFlight = new Set<Promise<CallToolResult>>();
   const orders: CallOrder[] = [];
@@ -109,6 +111,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     registerAccessTools(server, ctx);
     registerWatchTools(server, ctx);
     registerCanvasResources(server, ctx, subscriptions, era);
+    registerStepPrompt(server, ctx);
     // Every transport the server is connected to refuses hostile requests before the SDK parses
     // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
     // handler by then, and nothing has been read yet.

@@ -51,6 +51,10 @@ export interface McpSession {
   follow: (ledger: string, heard: (uri: string) => void) => Promise<() => Promise<void>>;
   /** The tools as the client lists them. */
   listTools: () => Promise<unknown[]>;
+  /** The prompts as the client lists them. */
+  listPrompts: () => Promise<unknown[]>;
+  /** Get a prompt: its messages, as the client received them (a refusal throws the JSON-RPC error). */
+  getPrompt: (name: string, args: Record<string, string>) => Promise<unknown[]>;
   /** Call a tool and return its answer. */
   call: (name: string, args: Record<string, unknown>) => Promise<ToolCall>;
   /** Call a write tool and return its outcome, checked against exactly one outcome schema. */
@@ -112,6 +116,8 @@ export function testClientV2(): V2Client {
 interface AnyClient {
   callTool: (params: { name: string; arguments: Record<string, unknown> }) => Promise<{ content?: unknown; structuredContent?: unknown; isError?: boolean }>;
   listTools: () => Promise<{ tools: unknown[] }>;
+  listPrompts: () => Promise<{ prompts: unknown[] }>;
+  getPrompt: (params: { name: string; arguments?: Record<string, string> }) => Promise<{ messages: unknown[] }>;
   close: () => Promise<void>;
 }
 
@@ -224,6 +230,8 @@ export async function connectAs(ws: Workspace, who: string, options: ConnectOpti
     },
     follow,
     listTools: async () => (await client.listTools()).tools,
+    listPrompts: async () => (await client.listPrompts()).prompts,
+    getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })).messages,
     call,
     // Through `session.call`, so that a test that wraps it sees every call.
     write: async (name, args) => outcomeOf(await session.call(name, args)),

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEN_AUTHOR, generateWorkspace } from '../../bench/lib/generate-workspace.js';
 import { runSession } from '../../bench/lib/mcp-session.js';
-import { countListing, type ListedTool } from '../../bench/lib/mcp-tokens.js';
+import { countListing, type ListedTool, tokensOf } from '../../bench/lib/mcp-tokens.js';
 import { grantRole } from '../../src/store/access-writes.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -14,6 +14,7 @@ import { ROOT, tempWorkspace } from '../helpers/workspace.js';
 describe('the budget of the MCP surface', () => {
   const sessions: Partial<Record<(typeof SDKS)[number], McpSession>> = {};
   const listings: Partial<Record<(typeof SDKS)[number], ListedTool[]>> = {};
+  const prompts: Partial<Record<(typeof SDKS)[number], unknown[]>> = {};
 
   beforeAll(async () => {
     const ws = tempWorkspace('canvas-mcp-budget-');
@@ -21,6 +22,7 @@ describe('the budget of the MCP surface', () => {
       const s = await connectAs(ws, 'agent', { sdk });
       sessions[sdk] = s;
       listings[sdk] = (await s.listTools()) as ListedTool[];
+      prompts[sdk] = await s.listPrompts();
     }
   });
 
@@ -28,12 +30,17 @@ describe('the budget of the MCP surface', () => {
     await Promise.all(Object.values(sessions).map((s) => s.close()));
   });
 
-  it('lists the same tools under both revisions, in at most 4,000 model-visible tokens and 8,000 with the output schemas', () => {
+  it('lists the same tools and prompt under both revisions, in at most 4,000 model-visible tokens and 8,000 with the output schemas', () => {
     expect(listings.v2).toEqual(listings.v1);
+    expect(prompts.v2).toEqual(prompts.v1);
     const c = countListing(listings.v1!, sessions.v1!.client.getInstructions());
+    // The prompt's listing is part of the surface a host shows: a few dozen tokens.
+    const p = tokensOf(prompts.v1!);
+    expect(p).toBeGreaterThan(0);
+    expect(p).toBeLessThanOrEqual(100);
     expect(c.instructions).toBeGreaterThan(0);
-    expect(c.modelVisible + c.instructions).toBeLessThanOrEqual(4000);
-    expect(c.withOutputSchemas + c.instructions).toBeLessThanOrEqual(8000);
+    expect(c.modelVisible + c.instructions + p).toBeLessThanOrEqual(4000);
+    expect(c.withOutputSchemas + c.instructions + p).toBeLessThanOrEqual(8000);
   });
 
   it('a session (read 200 nodes, ten writes with a conflict and a proposal, an inbox) costs at most 1.3 times the read and the payloads, nothing sent twice', async () => {
