@@ -8,10 +8,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canvasLog } from '../src/store/canvas-log.js';
+import { canvasLog } from '../src/store/read/canvas-log.js';
 import { IDLE_MS } from '../src/store/git/git-handles.js';
-import { verifyWorkspace } from '../src/store/verify-workspace.js';
-import { resolveWorkspace } from '../src/store/workspace.js';
+import { verifyWorkspace } from '../src/store/verify/verify-workspace.js';
+import { resolveWorkspace } from '../src/store/repo/workspace.js';
 import { idleSoak } from './lib/idle-soak.js';
 
 const args = process.argv.slice(2);

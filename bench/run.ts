@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { verifyWorkspace } from '../src/store/verify-workspace.js';
+import { verifyWorkspace } from '../src/store/verify/verify-workspace.js';
 import { BENCH_NAMES, BENCHMARKS } from './benchmarks/index.js';
 import { type GrowthRow, growth } from './benchmarks/growth.js';
 import { type BenchRun, parseBenchArgs } from './lib/bench-args.js';

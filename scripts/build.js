@@ -26,7 +26,7 @@ import { forgetBuilds, isBuilt, recordBuilds } from './build-inputs.js';
 
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
-/** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/read-package-version.ts). */
+/** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/files/read-package-version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
 const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check|serve)\//;

@@ -8,26 +8,26 @@
  * `/site`, `/import`, `/publish`, `/check`, `/mcp`). A test refuses a static value export from
  * anywhere but the two light modules.
  */
-import type * as AccessWrites from './store/access-writes.js';
-import type * as CanvasEdges from './store/canvas-edges.js';
-import type * as CanvasLifecycle from './store/canvas-lifecycle.js';
-import type * as CanvasLog from './store/canvas-log.js';
-import type * as ListCanvasEntries from './store/list-canvas-entries.js';
-import type * as ListCanvases from './store/list-canvases.js';
-import type * as NodeHistory from './store/node-history.js';
-import type * as NodeWrites from './store/node-writes.js';
-import type * as Proposals from './store/proposals.js';
-import type * as ReadAccess from './store/read-access.js';
-import type * as ReadCanvas from './store/read-canvas.js';
-import type * as ReadSnapshot from './store/read-snapshot.js';
+import type * as AccessWrites from './store/write/access-writes.js';
+import type * as CanvasEdges from './store/read/canvas-edges.js';
+import type * as CanvasLifecycle from './store/write/canvas-lifecycle.js';
+import type * as CanvasLog from './store/read/canvas-log.js';
+import type * as ListCanvasEntries from './store/read/list-canvas-entries.js';
+import type * as ListCanvases from './store/repo/list-canvases.js';
+import type * as NodeHistory from './store/read/node-history.js';
+import type * as NodeWrites from './store/write/node-writes.js';
+import type * as Proposals from './store/write/proposals.js';
+import type * as ReadAccess from './store/read/read-access.js';
+import type * as ReadCanvas from './store/read/read-canvas.js';
+import type * as ReadSnapshot from './store/read/read-snapshot.js';
 import type * as SearchCanvases from './store/search/search-canvases.js';
 import type * as SetRemote from './store/remote/set-remote.js';
 import type * as SyncWorkspace from './store/remote/sync-workspace.js';
-import type * as VerifyWorkspace from './store/verify-workspace.js';
-import type * as AckInbox from './store/ack-inbox.js';
-import type * as ListWatchers from './store/list-watchers.js';
-import type * as ReadInbox from './store/read-inbox.js';
-import type * as WatchCanvas from './store/watch-canvas.js';
+import type * as VerifyWorkspace from './store/verify/verify-workspace.js';
+import type * as AckInbox from './store/watch/ack-inbox.js';
+import type * as ListWatchers from './store/watch/list-watchers.js';
+import type * as ReadInbox from './store/read/read-inbox.js';
+import type * as WatchCanvas from './store/watch/watch-canvas.js';
 
 export { CanvasError, ERROR_CODES, type ErrorCode, type ErrorKind, exitCodeFor } from './model/canvas-error.js';
 export type { NodeChange, NodeState } from './model/diff-canvases.js';
@@ -47,32 +47,32 @@ export type {
   TableNode,
   TextNode,
 } from './model/types.js';
-export type { AccessFile, GrantRequest, RevokeRequest } from './store/access-writes.js';
+export type { AccessFile, GrantRequest, RevokeRequest } from './store/write/access-writes.js';
 export type { ProposalFile } from './store/write/proposal-file.js';
 export type { CanvasLinkTarget } from './model/canvas-link.js';
 export type { LinkWarning } from './model/dangling-links.js';
 export type { LinkOut } from './model/links-of.js';
-export type { CanvasActor } from './store/canvas-actors.js';
-export type { CanvasEdges, EdgeLinkIn, EdgeLinkOut } from './store/canvas-edges.js';
-export type { CanvasList, CanvasListEntry, CanvasListFailure, ListOptions } from './store/list-canvas-entries.js';
-export type { CanvasRef } from './store/list-canvases.js';
-export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/outcome.js';
-export type { DecideRequest } from './store/proposals.js';
-export type { AccessReport } from './store/read-access.js';
+export type { CanvasActor } from './store/read/canvas-actors.js';
+export type { CanvasEdges, EdgeLinkIn, EdgeLinkOut } from './store/read/canvas-edges.js';
+export type { CanvasList, CanvasListEntry, CanvasListFailure, ListOptions } from './store/read/list-canvas-entries.js';
+export type { CanvasRef } from './store/repo/list-canvases.js';
+export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/repo/outcome.js';
+export type { DecideRequest } from './store/write/proposals.js';
+export type { AccessReport } from './store/read/read-access.js';
 export type { RemoteReport } from './store/remote/set-remote.js';
 export type { SyncReport } from './store/remote/sync-workspace.js';
-export type { CanvasRead, CanvasText } from './store/read-canvas.js';
-export type { SnapshotOptions } from './store/read-snapshot.js';
-export type { Grants, Role } from './store/role.js';
+export type { CanvasRead, CanvasText } from './store/read/read-canvas.js';
+export type { SnapshotOptions } from './store/read/read-snapshot.js';
+export type { Grants, Role } from './store/repo/role.js';
 export type { SearchFailure, SearchHit, SearchRequest, SearchResponse } from './store/search/search-canvases.js';
-export type { VerifyReport, VerifyRule, Violation } from './store/verify-workspace.js';
-export type { AckRequest, AckResult } from './store/ack-inbox.js';
-export type { CanvasWatcher } from './store/list-watchers.js';
-export type { Inbox, InboxCanvas, InboxEvent, InboxProposal } from './store/read-inbox.js';
-export type { WatchRequest, WatchResult } from './store/watch-canvas.js';
-export type { Watch } from './store/watch-files.js';
-export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/workspace.js';
-export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write-requests.js';
+export type { VerifyReport, VerifyRule, Violation } from './store/verify/verify-workspace.js';
+export type { AckRequest, AckResult } from './store/watch/ack-inbox.js';
+export type { CanvasWatcher } from './store/watch/list-watchers.js';
+export type { Inbox, InboxCanvas, InboxEvent, InboxProposal } from './store/read/read-inbox.js';
+export type { WatchRequest, WatchResult } from './store/watch/watch-canvas.js';
+export type { Watch } from './store/watch/watch-files.js';
+export { resolveWorkspace, type Workspace, type WorkspaceOptions } from './store/repo/workspace.js';
+export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './store/write/write-requests.js';
 
 /** Any async function, as the modules loaded on first call export them. */
 type AsyncFunction = (...args: never[]) => Promise<unknown>;
@@ -89,11 +89,11 @@ function onFirstCall<M extends { [P in K]: AsyncFunction }, K extends keyof M>(l
   return call as unknown as M[K];
 }
 
-const accessWrites = (): Promise<typeof AccessWrites> => import('./store/access-writes.js');
-const lifecycle = (): Promise<typeof CanvasLifecycle> => import('./store/canvas-lifecycle.js');
-const nodeWrites = (): Promise<typeof NodeWrites> => import('./store/node-writes.js');
-const proposals = (): Promise<typeof Proposals> => import('./store/proposals.js');
-const readCanvasModule = (): Promise<typeof ReadCanvas> => import('./store/read-canvas.js');
+const accessWrites = (): Promise<typeof AccessWrites> => import('./store/write/access-writes.js');
+const lifecycle = (): Promise<typeof CanvasLifecycle> => import('./store/write/canvas-lifecycle.js');
+const nodeWrites = (): Promise<typeof NodeWrites> => import('./store/write/node-writes.js');
+const proposals = (): Promise<typeof Proposals> => import('./store/write/proposals.js');
+const readCanvasModule = (): Promise<typeof ReadCanvas> => import('./store/read/read-canvas.js');
 const setRemoteModule = (): Promise<typeof SetRemote> => import('./store/remote/set-remote.js');
 
 /** Create a canvas: the root alone (docs/store.md, "Writes"). */
@@ -127,23 +127,23 @@ export const readCanvas = onFirstCall(readCanvasModule, 'readCanvas');
 /** Read a canvas's committed text and revision without parsing it (docs/store.md, "Reads"). */
 export const readCanvasText = onFirstCall(readCanvasModule, 'readCanvasText');
 /** The snapshot a renderer takes: tree, revision, edits, crossings (docs/projections.md). */
-export const readSnapshot = onFirstCall((): Promise<typeof ReadSnapshot> => import('./store/read-snapshot.js'), 'readSnapshot');
+export const readSnapshot = onFirstCall((): Promise<typeof ReadSnapshot> => import('./store/read/read-snapshot.js'), 'readSnapshot');
 /** A canvas's commits, newest first (docs/store.md, "Commits"). */
-export const canvasLog = onFirstCall((): Promise<typeof CanvasLog> => import('./store/canvas-log.js'), 'canvasLog');
+export const canvasLog = onFirstCall((): Promise<typeof CanvasLog> => import('./store/read/canvas-log.js'), 'canvasLog');
 /** Every commit that named one node, oldest first (docs/store.md, "Commits"). */
-export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import('./store/node-history.js'), 'nodeHistory');
+export const nodeHistory = onFirstCall((): Promise<typeof NodeHistory> => import('./store/read/node-history.js'), 'nodeHistory');
 /** Every canvas of the workspace (docs/store.md, "Canvas refs"). */
-export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/list-canvases.js'), 'listCanvases');
+export const listCanvases = onFirstCall((): Promise<typeof ListCanvases> => import('./store/repo/list-canvases.js'), 'listCanvases');
 /** What a canvas links to, what links to it, who acted on it and who watches it (docs/links.md, "Edges"). */
-export const canvasEdges = onFirstCall((): Promise<typeof CanvasEdges> => import('./store/canvas-edges.js'), 'canvasEdges');
+export const canvasEdges = onFirstCall((): Promise<typeof CanvasEdges> => import('./store/read/canvas-edges.js'), 'canvasEdges');
 /** Every canvas with its summary, last edit, questions, ending and the last write by a run (docs/cli.md, "list"). */
-export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntries> => import('./store/list-canvas-entries.js'), 'listCanvasEntries');
+export const listCanvasEntries = onFirstCall((): Promise<typeof ListCanvasEntries> => import('./store/read/list-canvas-entries.js'), 'listCanvasEntries');
 /** Nodes matching a query over every canvas's current revision, ranked, with snippets (docs/search.md). */
 export const searchCanvases = onFirstCall((): Promise<typeof SearchCanvases> => import('./store/search/search-canvases.js'), 'searchCanvases');
 /** A canvas's grants and who may grant (docs/roles.md). */
-export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read-access.js'), 'readAccess');
+export const readAccess = onFirstCall((): Promise<typeof ReadAccess> => import('./store/read/read-access.js'), 'readAccess');
 /** Check a workspace's history against the store's rules (docs/store.md, "Verify"). */
-export const verifyWorkspace = onFirstCall((): Promise<typeof VerifyWorkspace> => import('./store/verify-workspace.js'), 'verifyWorkspace');
+export const verifyWorkspace = onFirstCall((): Promise<typeof VerifyWorkspace> => import('./store/verify/verify-workspace.js'), 'verifyWorkspace');
 /** Set the workspace's shared remote, the git remote `shared` in its repository's config; nothing is fetched or pushed (docs/remote.md, "The remote"). */
 export const setRemote = onFirstCall(setRemoteModule, 'setRemote');
 /** The workspace's shared remote and the remote's main as last fetched (docs/remote.md, "The remote"). */
@@ -152,14 +152,14 @@ export const showRemote = onFirstCall(setRemoteModule, 'showRemote');
 export const unsetRemote = onFirstCall(setRemoteModule, 'unsetRemote');
 /** Bring the workspace and its shared remote to one state, under the repository lock: follow, push, or nothing (docs/remote.md, "Sync"). */
 export const syncWorkspace = onFirstCall((): Promise<typeof SyncWorkspace> => import('./store/remote/sync-workspace.js'), 'syncWorkspace');
-const watchModule = (): Promise<typeof WatchCanvas> => import('./store/watch-canvas.js');
+const watchModule = (): Promise<typeof WatchCanvas> => import('./store/watch/watch-canvas.js');
 /** Watch a canvas: its later changes reach the author's inbox (docs/store.md, "Watches and the inbox"). */
 export const watchCanvas = onFirstCall(watchModule, 'watchCanvas');
 /** Stop watching a canvas (docs/store.md, "Watches and the inbox"). */
 export const unwatchCanvas = onFirstCall(watchModule, 'unwatchCanvas');
 /** Who watches a canvas, sorted by who (docs/store.md, "Watches and the inbox"). */
-export const listWatchers = onFirstCall((): Promise<typeof ListWatchers> => import('./store/list-watchers.js'), 'listWatchers');
+export const listWatchers = onFirstCall((): Promise<typeof ListWatchers> => import('./store/watch/list-watchers.js'), 'listWatchers');
 /** The author's inbox: every change on the canvases they watch since each cursor, oldest first (docs/store.md, "Watches and the inbox"). */
-export const readInbox = onFirstCall((): Promise<typeof ReadInbox> => import('./store/read-inbox.js'), 'readInbox');
+export const readInbox = onFirstCall((): Promise<typeof ReadInbox> => import('./store/read/read-inbox.js'), 'readInbox');
 /** Acknowledge what an inbox showed: each cursor moves to the revision shown, forward only (docs/store.md, "Watches and the inbox"). */
-export const ackInbox = onFirstCall((): Promise<typeof AckInbox> => import('./store/ack-inbox.js'), 'ackInbox');
+export const ackInbox = onFirstCall((): Promise<typeof AckInbox> => import('./store/watch/ack-inbox.js'), 'ackInbox');

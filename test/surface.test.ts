@@ -141,7 +141,7 @@ describe('the declared surface', () => {
 
   it('the main entry holds no static value export but the error class and the workspace resolver (docs/library.md, "A light main entry")', () => {
     const text = readFileSync(join(ROOT, 'src/index.ts'), 'utf8');
-    const light = new Set(['./model/canvas-error.js', './store/workspace.js']);
+    const light = new Set(['./model/canvas-error.js', './store/repo/workspace.js']);
     const statements = text.match(/^(?:export|import)\s[^;]*?from '[^']+';/gms) ?? [];
     const heavy: string[] = [];
     for (const s of statements) {
@@ -151,7 +151,7 @@ describe('the declared surface', () => {
     }
     expect(heavy).toEqual([]);
     // The rest is loaded on first call.
-    expect(text).toMatch(/import\('\.\/store\/node-writes\.js'\)/);
+    expect(text).toMatch(/import\('\.\/store\/write\/node-writes\.js'\)/);
   });
 
   it('a store function of the main entry is the store function, loaded on its first call', async () => {

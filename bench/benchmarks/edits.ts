@@ -1,7 +1,7 @@
 // CLI edit and in-process edit: `canvas replace` / `replaceNode` on a 200-node canvas in a
 // workspace of 10,000 commits, against `git commit` of the same bytes.
 import { join } from 'node:path';
-import { replaceNode } from '../../src/store/node-writes.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv } from '../lib/context.js';
 import { editText, gitCommitSame, setupEdits } from '../lib/edit-loop.js';
 import { GEN_AUTHOR } from '../lib/generate-workspace.js';

@@ -1,7 +1,7 @@
 // How each cost grows with its input: an edit, a read and a node's history, along three axes
 // (nodes per canvas, canvases per workspace, commits in the repository).
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
 import { type BenchContext, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { editText } from '../lib/edit-loop.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';

@@ -1,10 +1,10 @@
 // canvas inbox over 10,000 unread changes: a watcher of every canvas, each cursor at its canvas's
 // create, so every later commit of the repository is unread. The whole process against git
 // printing the same commits with their patches (`git log -p` of main), in the same run.
-import { readInbox } from '../../src/store/read-inbox.js';
-import { RepoReader } from '../../src/store/repo-reader.js';
-import { createWatch } from '../../src/store/watch-files.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { readInbox } from '../../src/store/read/read-inbox.js';
+import { RepoReader } from '../../src/store/repo/repo-reader.js';
+import { createWatch } from '../../src/store/watch/watch-files.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, plus, timeCall, timeProcess } from '../lib/measure.js';

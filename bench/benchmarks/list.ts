@@ -3,7 +3,7 @@
 // (no cache under .git/canvas-cache/, so every chain is folded and every tree parsed).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { listCanvasEntries } from '../../src/store/list-canvas-entries.js';
+import { listCanvasEntries } from '../../src/store/read/list-canvas-entries.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, timeCall, timeProcess } from '../lib/measure.js';

@@ -11,7 +11,7 @@ import { Client as V2Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { grantRole } from '../../src/store/access-writes.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
 import { type BenchContext, type BenchResult, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { stats } from '../lib/measure.js';

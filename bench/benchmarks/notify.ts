@@ -20,9 +20,9 @@ import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextpro
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv } from '../lib/context.js';
 import { type Stats, stats } from '../lib/measure.js';
 

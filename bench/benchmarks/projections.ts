@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { renderComment } from '../../src/render/comment/render-comment.js';
 import { preparePage } from '../../src/render/html/prepare-page.js';
 import { renderPage } from '../../src/render/html/render-page.js';
-import { readSnapshot } from '../../src/store/read-snapshot.js';
+import { readSnapshot } from '../../src/store/read/read-snapshot.js';
 import { type BenchContext, type BenchResult, cliCommand, cliEnv } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, timeCall, timeProcess } from '../lib/measure.js';

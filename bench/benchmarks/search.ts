@@ -6,10 +6,10 @@
 // in nearly every canvas).
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { replaceNode } from '../../src/store/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
 import { searchCanvases } from '../../src/store/search/search-canvases.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, timeCall, timeProcess } from '../lib/measure.js';

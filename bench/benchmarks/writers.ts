@@ -3,11 +3,11 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { canvasLog } from '../../src/store/canvas-log.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { canvasLog } from '../../src/store/read/canvas-log.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import type { BenchContext, BenchResult } from '../lib/context.js';
 import { childrenCpuMs } from '../lib/measure.js';
 

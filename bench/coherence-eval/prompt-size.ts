@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkCoherence } from '../../src/check/check-coherence.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { resolveWorkspace } from '../../src/store/workspace.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { resolveWorkspace } from '../../src/store/repo/workspace.js';
 import { startStandIn } from './stand-in.js';
 
 const [dir, flag, out] = process.argv.slice(2);

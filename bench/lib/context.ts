@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitConfigArgs, gitEnvironment } from '../../src/store/git/git.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import type { Stats } from './measure.js';
 import { timeProcess } from './measure.js';
 

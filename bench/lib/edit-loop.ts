@@ -2,8 +2,8 @@
 // turn, and the baseline repository that commits the same bytes with `git commit`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type BenchContext, baselineGitArgs, baselineGitEnv, baselineRepo, copyWorkspace } from './context.js';
 import { generateWorkspace } from './generate-workspace.js';
 import { type Sample, timeProcess } from './measure.js';

@@ -13,12 +13,12 @@ import { mintId } from '../../src/model/mint-id.js';
 import { serializeCanvas } from '../../src/model/serialize-canvas.js';
 import { serializeNode } from '../../src/model/serialize-node.js';
 import type { Canvas, NodePayload } from '../../src/model/types.js';
-import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/canvas-commit.js';
-import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/canvas-facts.js';
-import { saveCanvasTree } from '../../src/store/canvas-tree-cache.js';
-import { ensureRepo } from '../../src/store/ensure-repo.js';
+import { formatCommitMessage, parseCommit, type TrailerKey } from '../../src/store/repo/canvas-commit.js';
+import { type CanvasFacts, emptyFacts, foldCommit } from '../../src/store/repo/canvas-facts.js';
+import { saveCanvasTree } from '../../src/store/repo/canvas-tree-cache.js';
+import { ensureRepo } from '../../src/store/repo/ensure-repo.js';
 import { runGit } from '../../src/store/git/git.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { commitObject, FlatTree, objectSha } from './git-objects.js';
 import { PackWriter } from './git-pack.js';
 import { pruneCache } from './prune-cache.js';
@@ -62,9 +62,9 @@ const START = 1767225600; // 2026-01-01T00:00:00Z
 
 const SOURCES = [
   'bench/lib/generate-workspace.ts',
-  'src/store/canvas-facts.ts',
-  'src/store/canvas-tree-cache.ts',
-  'src/store/tree-cache-path.ts',
+  'src/store/repo/canvas-facts.ts',
+  'src/store/repo/canvas-tree-cache.ts',
+  'src/store/repo/tree-cache-path.ts',
   'bench/lib/git-objects.ts',
   'bench/lib/git-pack.ts',
   'bench/lib/random.ts',
@@ -73,8 +73,8 @@ const SOURCES = [
   'src/model/serialize-canvas.ts',
   'src/model/serialize-node.ts',
   'src/model/escape-xml.ts',
-  'src/store/canvas-commit.ts',
-  'src/store/ensure-repo.ts',
+  'src/store/repo/canvas-commit.ts',
+  'src/store/repo/ensure-repo.ts',
 ];
 
 const WORDS =

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Outcome } from '../../src/store/outcome.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { rng } from './random.js';
 
 /** What {@link idleSoak} needs. */

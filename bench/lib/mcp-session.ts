@@ -3,10 +3,10 @@
 // arguments and every result as received; what it would pay at least is the canvas as
 // `canvas read` prints it and the payloads it writes. Shared by the mcp-tokens benchmark and the
 // budget test (test/mcp/budget.test.ts), each with its own client and canvas.
-import { grantRole } from '../../src/store/access-writes.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import { replaceNode } from '../../src/store/node-writes.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type ReceivedResult, resultTokens, sentTwice, tokensOf } from './mcp-tokens.js';
 
 /** A connected client as the session needs it: one tool call. */

@@ -1,6 +1,6 @@
 import { CanvasError } from '../model/canvas-error.js';
 import type { PayloadInput } from '../model/payload-from-input.js';
-import { resolveWorkspace, type Workspace } from '../store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../store/repo/workspace.js';
 import { readInputFile } from './read-input-file.js';
 
 /** The options every command takes (docs/cli.md). */

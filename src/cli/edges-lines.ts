@@ -1,6 +1,6 @@
 import { describeEdit } from '../render/describe-edit.js';
 import { shortSha } from '../render/short-sha.js';
-import type { CanvasEdges, EdgeLinkOut } from '../store/canvas-edges.js';
+import type { CanvasEdges, EdgeLinkOut } from '../store/read/canvas-edges.js';
 
 // What `canvas edges` prints for a reader (docs/links.md, "Edges"): its own module, loaded when
 // edges runs, so that the CLI's entry loads no renderer.

@@ -1,5 +1,5 @@
 import { describeEdit } from '../render/describe-edit.js';
-import type { Inbox, InboxEvent } from '../store/read-inbox.js';
+import type { Inbox, InboxEvent } from '../store/read/read-inbox.js';
 
 // What `canvas inbox` prints for a reader (docs/cli.md, "inbox"): its own module, loaded when the
 // inbox runs.

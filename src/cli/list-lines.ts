@@ -1,7 +1,7 @@
 import { endingLine } from '../model/ending-line.js';
 import { describeEdit } from '../render/describe-edit.js';
 import { shortSha } from '../render/short-sha.js';
-import type { CanvasList, CanvasListEntry, CanvasListFailure } from '../store/list-canvas-entries.js';
+import type { CanvasList, CanvasListEntry, CanvasListFailure } from '../store/read/list-canvas-entries.js';
 
 // What `canvas list` prints for a reader (docs/cli.md, "list"): its own module, loaded when list
 // runs, so that the CLI's entry (and with it `canvas read`) loads no renderer.

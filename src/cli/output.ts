@@ -1,6 +1,6 @@
 import type { CanvasError } from '../model/canvas-error.js';
-import type { DiffEntry, Outcome } from '../store/outcome.js';
-import type { RefRepair } from '../store/rebuild-canvas-refs.js';
+import type { DiffEntry, Outcome } from '../store/repo/outcome.js';
+import type { RefRepair } from '../store/repo/rebuild-canvas-refs.js';
 import { isQuiet, writeAlways } from './quiet.js';
 import { mayBeTerminal, writeStdout } from './write-stdout.js';
 

@@ -1,5 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { onWriteStep } from '../store/write-steps.js';
+import { onWriteStep } from '../store/repo/write-steps.js';
 import { printError } from './output.js';
 import { isQuiet } from './quiet.js';
 

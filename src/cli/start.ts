@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { removeIfAbandoned } from '../store/remove-if-abandoned.js';
+import { removeIfAbandoned } from '../store/files/remove-if-abandoned.js';
 import { COMMAND_NAMES } from './command-names.js';
 
 /** The entry bundle; it requires `./canvas-lazy.cjs` when an import() of a lazy module runs. */

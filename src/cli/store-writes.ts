@@ -1,8 +1,8 @@
 // Everything the write commands call, in one module that the CLI imports when a write runs:
 // one lazily loaded file (and the chunk it shares with verify and import) instead of one per
 // store module, each of which costs an ES module resolution at start-up.
-export { grantRole, revokeRole } from '../store/access-writes.js';
-export { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/canvas-lifecycle.js';
-export { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
-export { approveProposal, listProposals, rejectProposal } from '../store/proposals.js';
-export { readAccess } from '../store/read-access.js';
+export { grantRole, revokeRole } from '../store/write/access-writes.js';
+export { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/write/canvas-lifecycle.js';
+export { insertNode, moveNode, removeNode, replaceNode } from '../store/write/node-writes.js';
+export { approveProposal, listProposals, rejectProposal } from '../store/write/proposals.js';
+export { readAccess } from '../store/read/read-access.js';

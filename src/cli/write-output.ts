@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import { insideRepository } from '../store/inside-repository.js';
-import { noSpace } from '../store/no-space.js';
-import { sweepAbandoned } from '../store/remove-if-abandoned.js';
-import type { Workspace } from '../store/workspace.js';
+import { insideRepository } from '../store/repo/inside-repository.js';
+import { noSpace } from '../store/files/no-space.js';
+import { sweepAbandoned } from '../store/files/remove-if-abandoned.js';
+import type { Workspace } from '../store/repo/workspace.js';
 
 /**
  * Write a command's output file (`-o FILE`). A regular file is written atomically: a temporary

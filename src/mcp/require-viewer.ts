@@ -1,6 +1,6 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { readAccess } from '../store/read-access.js';
-import { roleOf } from '../store/role.js';
+import { readAccess } from '../store/read/read-access.js';
+import { roleOf } from '../store/repo/role.js';
 import type { ServerContext } from './server-context.js';
 
 /**

@@ -19,8 +19,8 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
-import { noSpace } from '../store/no-space.js';
-import { permissionDenied } from '../store/permission-denied.js';
+import { noSpace } from '../store/files/no-space.js';
+import { permissionDenied } from '../store/files/permission-denied.js';
 import { mcpHint } from './mcp-hint.js';
 
 /** The first revision with structured content. */

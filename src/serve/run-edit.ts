@@ -1,7 +1,7 @@
-import { insertNode, moveNode, removeNode, replaceNode } from '../store/node-writes.js';
-import type { Outcome } from '../store/outcome.js';
-import { approveProposal, rejectProposal } from '../store/proposals.js';
-import type { Workspace } from '../store/workspace.js';
+import { insertNode, moveNode, removeNode, replaceNode } from '../store/write/node-writes.js';
+import type { Outcome } from '../store/repo/outcome.js';
+import { approveProposal, rejectProposal } from '../store/write/proposals.js';
+import type { Workspace } from '../store/repo/workspace.js';
 import type { DecideBody, EditBody } from './edit-body.js';
 import { payloadOfForm } from './payload-of-form.js';
 

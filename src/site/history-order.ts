@@ -1,6 +1,6 @@
-import type { CanvasRef } from '../store/list-canvases.js';
+import type { CanvasRef } from '../store/repo/list-canvases.js';
 import { runGit } from '../store/git/git.js';
-import type { Workspace } from '../store/workspace.js';
+import type { Workspace } from '../store/repo/workspace.js';
 
 /**
  * The canvases in the order their revisions were committed, newest first (docs/site.md, "How

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, type StandInAnswer, startStandIn } from '../../bench/coherence-eval/stand-in.js';
 import type { CheckReport } from '../../src/check/check-coherence.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { loadedBy } from '../helpers/loaded-modules.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';

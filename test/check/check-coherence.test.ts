@@ -5,11 +5,11 @@ import { type CheckReport, type CheckRequest, checkCoherence } from '../../src/c
 import { CHECK_INSTRUCTIONS, fenceOf } from '../../src/check/check-prompt.js';
 import type { CanvasError } from '../../src/model/canvas-error.js';
 import { parseCanvas } from '../../src/model/parse-canvas.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 
@@ -28,7 +28,7 @@ interface Planted {
   before: string;
 }
 
-async function applied(p: Promise<import('../../src/store/outcome.js').Outcome>): Promise<{ node: string; revision: string }> {
+async function applied(p: Promise<import('../../src/store/repo/outcome.js').Outcome>): Promise<{ node: string; revision: string }> {
   const o = await p;
   if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
   return { node: o.node!, revision: o.revision };
@@ -180,7 +180,7 @@ describe('canvas check against a stand-in model', () => {
     const report = await check(p);
     expect(report.findings.map((f) => [f.status, f.node])).toEqual([['already-asked', node]]);
     expect(repoState(p.ws)).toEqual(state);
-    const { replaceNode } = await import('../../src/store/node-writes.js');
+    const { replaceNode } = await import('../../src/store/write/node-writes.js');
     await applied(
       replaceNode(p.ws, { ledger: p.ledger, why: 'answered', author: AUTHOR, base: report.head, node, payload: { xml: `<question answered="true">Do ${p.sync} and ${p.queue} disagree? Yes.</question>` } }),
     );
@@ -365,7 +365,7 @@ describe('canvas check against a stand-in model', () => {
     await applied(
       insertNode(p.ws, { ledger: p.ledger, why: 'moved on', author: AUTHOR, base: p.revision, after: p.other, payload: { text: 'unrelated' } }),
     );
-    const { replaceNode } = await import('../../src/store/node-writes.js');
+    const { replaceNode } = await import('../../src/store/write/node-writes.js');
     await applied(replaceNode(p.ws, { ledger: p.ledger, why: 'settled', author: AUTHOR, base: p.revision, node: p.queue, payload: { text: 'There is no queue any more.' } }));
     script = () => planted(p);
     const state = repoState(p.ws);

@@ -1,7 +1,7 @@
 // The question sugar through the CLI's entry in process; one refusal runs as a real process to
 // pin its exit code and stream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { checkReason } from '../../src/model/check-reason.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, tempWorkspace } from '../helpers/workspace.js';
 

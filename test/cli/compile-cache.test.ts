@@ -17,7 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { AUTHOR, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 

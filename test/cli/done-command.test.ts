@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { evidenceInReason } from '../../src/render/done/evidence-in-reason.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Outcome } from '../../src/store/outcome.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { insertNode, readCanvas, readCanvasText, replaceNode } from '../../src/index.js';
 import { readScene } from '../../src/model/excalidraw/read-scene.js';
 import type { PayloadInput } from '../../src/model/payload-from-input.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, baseOf, repoState, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 

@@ -14,7 +14,7 @@ import { parseAuthor } from '../../src/model/parse-author.js';
 import { AUTHOR_PART } from '../../src/model/patterns.js';
 import { parsePayload } from '../../src/model/parse-payload.js';
 import { NODE_TYPES } from '../../src/model/types.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, repoState, ROOT, tempWorkspace } from '../helpers/workspace.js';
 

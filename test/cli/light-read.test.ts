@@ -2,12 +2,12 @@ import { isAscii } from 'node:buffer';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { loadedBy, matching } from '../helpers/loaded-modules.js';
 import { baseOf, ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 /** The write path and the renderers: what a read never needs. */
-const HEAVY = /^(node_modules\/(hast-util-to-html|mdast-util-to-markdown)\/|src\/(store\/write\/|store\/read-snapshot|render\/))/;
+const HEAVY = /^(node_modules\/(hast-util-to-html|mdast-util-to-markdown)\/|src\/(store\/write\/|store\/read\/read-snapshot|render\/))/;
 /**
  * The XML parser and the schema check: `canvas read` runs them on bytes the store did not write
  * itself (so committed bytes a write would refuse are refused: test/cli/unsafe-reads.test.ts),
@@ -76,7 +76,7 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
     expect(r.bundles).not.toContain('canvas-lazy.cjs');
     expect(r.builtins).toContain('node:crypto');
     // Nor what only a clock or a recursive removal would load (about 1.2 ms of a write for
-    // perf_hooks, src/store/write/run-locked.ts; rimraf, src/store/remove-quietly.ts).
+    // perf_hooks, src/store/write/run-locked.ts; rimraf, src/store/files/remove-quietly.ts).
     expect(matching(r.builtins, /^node:(perf_hooks|internal\/perf\/(performance|usertiming|nodetiming)|internal\/fs\/rimraf)$/)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 

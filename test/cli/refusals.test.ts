@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { WRITE_STEPS } from '../../src/store/write-steps.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { WRITE_STEPS } from '../../src/store/repo/write-steps.js';
 import { type BundledScript, bundleScript } from '../helpers/bundle-script.js';
 import { commandFor, KINDS, trialWorkspace } from '../helpers/kill-trials.js';
 import { printedRevision, runSignalTrials, runStopped } from '../helpers/signal-trials.js';

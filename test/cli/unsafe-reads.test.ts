@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { createCanvas, insertNode, readCanvas } from '../../src/index.js';
-import type { Applied } from '../../src/store/outcome.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 

@@ -1,9 +1,9 @@
 // The package's version is written once, in package.json: the CLI's bundle gets it at build time,
-// the library and the MCP server read it from there (src/store/read-package-version.ts).
+// the library and the MCP server read it from there (src/store/files/read-package-version.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPackageVersion } from '../../src/store/read-package-version.js';
+import { readPackageVersion } from '../../src/store/files/read-package-version.js';
 import { connectAs } from '../helpers/mcp-client.js';
 import { ROOT, runCli, tempWorkspace } from '../helpers/workspace.js';
 

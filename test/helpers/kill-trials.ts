@@ -14,14 +14,14 @@ import { join } from 'node:path';
 import { startWriter } from '../../bench/lib/kill-group.js';
 import { rng } from '../../bench/lib/random.js';
 import { indexNodes } from '../../src/model/index-nodes.js';
-import { grantRole, revokeRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Proposed } from '../../src/store/outcome.js';
-import { readAccess } from '../../src/store/read-access.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { grantRole, revokeRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Proposed } from '../../src/store/repo/outcome.js';
+import { readAccess } from '../../src/store/read/read-access.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { tempDir } from './temp-dir.js';
 
 /** Every kind of write the trials cut short. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type CliResult, runCli } from './workspace.js';
 import { tempDir } from './temp-dir.js';
 

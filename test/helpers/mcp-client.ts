@@ -9,8 +9,8 @@ import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { expect } from 'vitest';
 import { sentTwice } from '../../bench/lib/mcp-tokens.js';
-import type { Outcome } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { ROOT } from './workspace.js';
 
 /**

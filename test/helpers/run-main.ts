@@ -1,5 +1,5 @@
 import { main } from '../../src/cli/main.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, type CliResult } from './workspace.js';
 
 /**

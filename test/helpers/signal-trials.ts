@@ -17,9 +17,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { SIGNAL_EXIT } from '../../src/cli/signal-guard.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
-import { WRITE_STEPS, type WriteStep } from '../../src/store/write-steps.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
+import { WRITE_STEPS, type WriteStep } from '../../src/store/repo/write-steps.js';
 import { commandFor, KINDS, offMain, trialWorkspace } from './kill-trials.js';
 
 /** The two signals. */

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { tempDir } from './temp-dir.js';
 
 /** The author the tests write as. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseAuthor } from '../../src/model/parse-author.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // docs/store.md "Author": the author is refused unless it is written exactly in the documented

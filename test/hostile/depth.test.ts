@@ -2,9 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkXmlDepth, MAX_DEPTH, NODE_DEPTH } from '../../src/model/check-xml-depth.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // docs/canonical.md "Size limits": a node nests at most 61 elements deep and a canvas 64; deeper

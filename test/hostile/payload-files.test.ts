@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readInputFile } from '../../src/cli/read-input-file.js';
 import { firstBadUtf8 } from '../../src/model/decode-utf8-strict.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // docs/cli.md "Payload files": --xml-file and --markdown name a regular file or `-`, are decoded

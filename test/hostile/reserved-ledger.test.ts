@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESERVED_LEDGER_IDS } from '../../src/model/check-ledger-id.js';
-import { createCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
+import { createCanvas, openCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';

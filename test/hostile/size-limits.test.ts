@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CANVAS_LIMIT, checkCanvasSize, NODE_LIMIT } from '../../src/model/size-limits.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 // docs/canonical.md "Size limits": a node is at most 128 KiB as stored, a canvas at most 1 MiB,

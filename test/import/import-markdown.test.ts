@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { importMarkdown } from '../../src/import/import-markdown.js';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import type { CanvasNode } from '../../src/model/types.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { nodeHistory } from '../../src/store/node-history.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { nodeHistory } from '../../src/store/read/node-history.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 const WHY = 'bring the decision record in';

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 // The third insert is refused as if another writer had broken the canvas meanwhile: the import
 // must stop there and say where, and the canvas keeps what was imported before it.
-vi.mock('../../src/store/node-writes.js', async (original) => {
-  const real = await original<typeof import('../../src/store/node-writes.js')>();
+vi.mock('../../src/store/write/node-writes.js', async (original) => {
+  const real = await original<typeof import('../../src/store/write/node-writes.js')>();
   let calls = 0;
   return {
     ...real,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GEN_AUTHOR, generateWorkspace } from '../../bench/lib/generate-workspace.js';
 import { runSession } from '../../bench/lib/mcp-session.js';
 import { countListing, type ListedTool, tokensOf } from '../../bench/lib/mcp-tokens.js';
-import { grantRole } from '../../src/store/access-writes.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';

@@ -2,10 +2,10 @@
 // that sends a call and the next without waiting for the first answer: the second sees what the
 // first did, and is answered after it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import type { Applied } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { canvasEdges } from '../../src/store/canvas-edges.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { canvasEdges } from '../../src/store/read/canvas-edges.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 

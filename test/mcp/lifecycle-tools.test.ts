@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAccess } from '../../src/store/read-access.js';
-import type { Applied } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { readAccess } from '../../src/store/read/read-access.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { runMain } from '../helpers/run-main.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';

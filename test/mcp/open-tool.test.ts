@@ -4,8 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../src/mcp/create-mcp-server.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { outcomeOf } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 

@@ -2,9 +2,9 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import type { Applied, Proposed } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession, SDKS, type ToolCall } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 

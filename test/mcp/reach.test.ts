@@ -5,12 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { runCli, tempWorkspace } from '../helpers/workspace.js';

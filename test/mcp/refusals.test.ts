@@ -1,11 +1,11 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied, Proposed } from '../../src/store/outcome.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -40,7 +40,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (spec/001)
     ws = tempWorkspace('canvas-mcp-refusals-');
     await createCanvas(ws, { ledger: 'r', why: 'refusals', author: 'leo' });
     await grantRole(ws, { ledger: 'r', who: 'cam', role: 'commenter', why: 'cam comments', author: 'leo' });
-    const { readCanvasText } = await import('../../src/store/read-canvas.js');
+    const { readCanvasText } = await import('../../src/store/read/read-canvas.js');
     const s = (await insertNode(ws, { ledger: 'r', into: 'root', payload: { section: 'Notes' }, base: (await readCanvasText(ws, { ledger: 'r' })).revision, why: 'a section', author: 'leo' })) as Applied;
     const t = (await insertNode(ws, { ledger: 'r', into: s.node!, payload: { text: 'Draft.' }, base: s.revision, why: 'a draft', author: 'leo' })) as Applied;
     section = s.node!;

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import type { Applied, Conflict, Proposed } from '../../src/store/outcome.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import type { Applied, Conflict, Proposed } from '../../src/store/repo/outcome.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 

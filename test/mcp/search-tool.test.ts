@@ -3,10 +3,10 @@
 // so does the schema here), only the canvases the caller holds a role on are searched, a hit's
 // revision is the base of a write, and a refusal speaks of the tool's arguments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import type { SearchResponse } from '../../src/store/search/search-canvases.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 

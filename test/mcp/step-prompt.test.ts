@@ -2,14 +2,14 @@
 // clients (v1 at 2025-11-25, v2 pinned to 2026-07-28), the same text as canvas_read's prompt,
 // refused as a read is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { readSnapshot } from '../../src/store/read-snapshot.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { readSnapshot } from '../../src/store/read/read-snapshot.js';
 import { renderPrompt } from '../../src/render/text/render-prompt.js';
-import { readWatch } from '../../src/store/watch-files.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { readWatch } from '../../src/store/watch/watch-files.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 

@@ -1,9 +1,9 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { canvasLog } from '../../src/store/canvas-log.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { canvasLog } from '../../src/store/read/canvas-log.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type BundledScript, bundleScript } from '../helpers/bundle-script.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { errorResult } from '../../src/mcp/tool-result.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 

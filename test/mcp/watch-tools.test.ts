@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantRole, revokeRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { listWatchers } from '../../src/store/list-watchers.js';
-import type { Applied } from '../../src/store/outcome.js';
-import type { Inbox } from '../../src/store/read-inbox.js';
-import { readWatch } from '../../src/store/watch-files.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole, revokeRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { listWatchers } from '../../src/store/watch/list-watchers.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import type { Inbox } from '../../src/store/read/read-inbox.js';
+import { readWatch } from '../../src/store/watch/watch-files.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { runCli, tempWorkspace } from '../helpers/workspace.js';
 

@@ -4,7 +4,7 @@ import { CanvasError } from '../../src/model/canvas-error.js';
 import { editTree, type TreeEdit } from '../../src/model/edit-tree.js';
 import { indexNodes } from '../../src/model/index-nodes.js';
 import type { Canvas, CanvasNode } from '../../src/model/types.js';
-import { guardOneNode } from '../../src/store/guard-one-node.js';
+import { guardOneNode } from '../../src/store/write/guard-one-node.js';
 
 const step = fc.record({ kind: fc.integer({ min: 0, max: 7 }), a: fc.nat(1000), b: fc.nat(1000) });
 

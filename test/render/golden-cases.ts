@@ -8,11 +8,11 @@ import type { Element as XastElement, Root as XastRoot } from 'xast';
 import { fromXml } from 'xast-util-from-xml';
 import { toXml } from 'xast-util-to-xml';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, moveNode, removeNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Outcome } from '../../src/store/outcome.js';
-import { readSnapshot } from '../../src/store/read-snapshot.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, moveNode, removeNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
+import { readSnapshot } from '../../src/store/read/read-snapshot.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import type { PayloadInput } from '../../src/model/payload-from-input.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 

@@ -2,11 +2,11 @@
 // a free loopback port with a known token, and a cookie jar for fetch (the cookie the token is
 // exchanged for).
 import { request } from 'node:http';
-import { grantRole } from '../../src/store/access-writes.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type RunningServer, type ServeLimits, serveCanvas } from '../../src/serve/serve-canvas.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 

@@ -4,7 +4,7 @@
 // connections are capped, and stopping lets the writes under way answer while refusing new ones.
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { onWriteStep } from '../../src/store/write-steps.js';
+import { onWriteStep } from '../../src/store/repo/write-steps.js';
 import { repoState } from '../helpers/workspace.js';
 import { rawRequest, revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
 

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generateWorkspace } from '../../bench/lib/generate-workspace.js';
 import { buildSite } from '../../src/site/build-site.js';
-import { resolveWorkspace } from '../../src/store/workspace.js';
+import { resolveWorkspace } from '../../src/store/repo/workspace.js';
 import { ROOT, runCli } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Outcome } from '../../src/store/outcome.js';
-import { insertNode, removeNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
+import { insertNode, removeNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { byId, classes, elements, parsePage } from '../render/page-claims.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR } from '../helpers/workspace.js';

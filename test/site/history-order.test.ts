@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { GEN_AUTHOR, generateWorkspace } from '../../bench/lib/generate-workspace.js';
 import { indexNodes } from '../../src/model/index-nodes.js';
 import { inHistoryOrder } from '../../src/site/history-order.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { replaceNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { resolveWorkspace } from '../../src/store/workspace.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { resolveWorkspace } from '../../src/store/repo/workspace.js';
 import { ROOT } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

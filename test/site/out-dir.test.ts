@@ -5,8 +5,8 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { makeExampleWorkspace } from '../../scripts/example-workspace.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';

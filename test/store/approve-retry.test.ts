@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Applied, Proposed } from '../../src/store/outcome.js';
-import { approveProposal, rejectProposal } from '../../src/store/proposals.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
+import { approveProposal, rejectProposal } from '../../src/store/write/proposals.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 
 async function proposalOnCanvas() {

@@ -4,13 +4,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { listCanvasEntries } from '../../src/store/list-canvas-entries.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { readLinkGraph } from '../../src/store/read-link-graph.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { listCanvasEntries } from '../../src/store/read/list-canvas-entries.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { readLinkGraph } from '../../src/store/read/read-link-graph.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 describe('the workspace-wide caches', () => {

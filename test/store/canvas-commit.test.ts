@@ -4,7 +4,7 @@
 // tested in write-object.test.ts.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from '../../src/store/canvas-commit.js';
+import { formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from '../../src/store/repo/canvas-commit.js';
 
 const SHA = 'a'.repeat(40);
 const TREE = 'b'.repeat(40);

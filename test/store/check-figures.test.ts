@@ -3,7 +3,7 @@ import { CanvasError } from '../../src/model/canvas-error.js';
 import { parsePayload } from '../../src/model/parse-payload.js';
 import type { NodePayload } from '../../src/model/types.js';
 import { createCanvas, insertNode, readCanvas, replaceNode } from '../../src/index.js';
-import { checkFigures } from '../../src/store/check-figures.js';
+import { checkFigures } from '../../src/store/write/check-figures.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg"';

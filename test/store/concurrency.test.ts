@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { canvasLog } from '../../src/store/canvas-log.js';
-import { grantRole } from '../../src/store/access-writes.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { canvasLog } from '../../src/store/read/canvas-log.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type BundledScript, bundleScript } from '../helpers/bundle-script.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 

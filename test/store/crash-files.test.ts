@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { grantRole, revokeRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Applied, Proposed } from '../../src/store/outcome.js';
-import { approveProposal, rejectProposal } from '../../src/store/proposals.js';
-import { readCanvasText } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { grantRole, revokeRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
+import { approveProposal, rejectProposal } from '../../src/store/write/proposals.js';
+import { readCanvasText } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 
 /**

@@ -3,11 +3,11 @@ import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
 
 function headFile(ws: Workspace, path: string): string {

@@ -3,11 +3,11 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import { readAccess } from '../../src/store/read-access.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import { readAccess } from '../../src/store/read/read-access.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 
 async function canvasWithForgedCache() {

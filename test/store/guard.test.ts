@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { parseCanvas } from '../../src/model/parse-canvas.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { guardOneNode } from '../../src/store/guard-one-node.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { guardOneNode } from '../../src/store/write/guard-one-node.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 const doc = (body: string) => parseCanvas(`<canvas ledger="g" schema="2">${body}</canvas>`);

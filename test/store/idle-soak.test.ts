@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { idleSoak, soakPauses } from '../../bench/lib/idle-soak.js';
-import { canvasLog } from '../../src/store/canvas-log.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { canvasLog } from '../../src/store/read/canvas-log.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { ROOT, tempWorkspace } from '../helpers/workspace.js';
 
 // The long variant, at the default idle period: bench/idle-soak.ts (docs/performance.md).

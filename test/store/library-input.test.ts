@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PayloadInput } from '../../src/model/payload-from-input.js';
-import { createCanvas, openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { createCanvas, openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { AUTHOR, ROOT, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 describe('the library refuses malformed input with an outcome, never a TypeError', () => {

@@ -4,11 +4,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LinkGraphEntry } from '../../src/store/read-link-graph.js';
-import { readLinkGraph } from '../../src/store/read-link-graph.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import type { LinkGraphEntry } from '../../src/store/read/read-link-graph.js';
+import { readLinkGraph } from '../../src/store/read/read-link-graph.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { exampleWorkspace } from '../site/site-fixture.js';
 import { AUTHOR } from '../helpers/workspace.js';
 

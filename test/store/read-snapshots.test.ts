@@ -5,12 +5,12 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { replaceNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { readSnapshot } from '../../src/store/read-snapshot.js';
-import { readSnapshots } from '../../src/store/read-snapshots.js';
-import { RepoReader } from '../../src/store/repo-reader.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { readSnapshot } from '../../src/store/read/read-snapshot.js';
+import { readSnapshots } from '../../src/store/read/read-snapshots.js';
+import { RepoReader } from '../../src/store/repo/repo-reader.js';
 import { AUTHOR } from '../helpers/workspace.js';
 import { exampleWorkspace } from '../site/site-fixture.js';
 

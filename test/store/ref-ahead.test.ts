@@ -2,14 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatCommitMessage } from '../../src/store/canvas-commit.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { onRefRepair, type RefRepair } from '../../src/store/rebuild-canvas-refs.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { formatCommitMessage } from '../../src/store/repo/canvas-commit.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { onRefRepair, type RefRepair } from '../../src/store/repo/rebuild-canvas-refs.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // A canvas ref ahead of main, or anywhere off it (docs/store.md, "Canvas refs"): a ref

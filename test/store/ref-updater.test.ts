@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
 import { applyEdit } from '../../src/store/write/apply-edit.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { IDLE_MS } from '../../src/store/git/git-handles.js';
 import { RefUpdater } from '../../src/store/git/ref-updater.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 const ZERO = '0'.repeat(40);

@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { type RefChange, RefWatcher, watchedFolders } from '../../src/store/ref-watcher.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { type RefChange, RefWatcher, watchedFolders } from '../../src/store/watch/ref-watcher.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 /** The next batch of changes the watcher reports. */

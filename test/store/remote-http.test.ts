@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRemote } from '../../src/store/remote/set-remote.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { type GitHttpServer, startGitHttpServer } from '../helpers/git-http-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { setRemote } from '../../src/store/remote/set-remote.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, baseOf, runCli, tempWorkspace } from '../helpers/workspace.js';

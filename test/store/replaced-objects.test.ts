@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createCanvas, insertNode, readCanvas } from '../../src/index.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { readCanvasText } from '../../src/store/read-canvas-text.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { readCanvasText } from '../../src/store/read/read-canvas-text.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 // git's replace refs (`git replace <object> <other>`) make git answer a read of one object with

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withRepoLock } from '../../src/store/repo-lock.js';
+import { withRepoLock } from '../../src/store/repo/repo-lock.js';
 import { canvasErrorOf } from '../helpers/canvas-error-of.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { grantRole, revokeRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { nodeHistory } from '../../src/store/node-history.js';
-import { insertNode, moveNode, replaceNode } from '../../src/store/node-writes.js';
-import { approveProposal, listProposals, rejectProposal } from '../../src/store/proposals.js';
-import { readAccess } from '../../src/store/read-access.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { grantRole, revokeRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { nodeHistory } from '../../src/store/read/node-history.js';
+import { insertNode, moveNode, replaceNode } from '../../src/store/write/node-writes.js';
+import { approveProposal, listProposals, rejectProposal } from '../../src/store/write/proposals.js';
+import { readAccess } from '../../src/store/read/read-access.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { AUTHOR, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
 async function canvasWithNode() {

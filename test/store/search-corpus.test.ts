@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importMarkdown } from '../../src/import/import-markdown.js';
 import type { CanvasNode } from '../../src/model/types.js';
-import { replaceNode } from '../../src/store/node-writes.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { replaceNode } from '../../src/store/write/node-writes.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { searchCanvases } from '../../src/store/search/search-canvases.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { MADR_CORPUS } from '../helpers/corpus.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 

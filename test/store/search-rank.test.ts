@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import type { Canvas } from '../../src/model/types.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { CanvasSearchIndex } from '../../src/store/search/canvas-search-index.js';
 import { searchCanvases } from '../../src/store/search/search-canvases.js';
 import { phraseMatcher } from '../../src/store/search/phrase-matcher.js';

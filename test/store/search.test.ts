@@ -5,15 +5,15 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFil
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
-import { openCanvas } from '../../src/store/canvas-lifecycle.js';
-import { listCanvases } from '../../src/store/list-canvases.js';
-import { insertNode, replaceNode } from '../../src/store/node-writes.js';
-import type { Outcome } from '../../src/store/outcome.js';
-import { readCanvas } from '../../src/store/read-canvas.js';
+import { openCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { listCanvases } from '../../src/store/repo/list-canvases.js';
+import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
+import type { Outcome } from '../../src/store/repo/outcome.js';
+import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { type SearchRequest, searchCanvases } from '../../src/store/search/search-canvases.js';
 import { searchSnippet } from '../../src/store/search/search-snippet.js';
 import { phraseAt, searchTerms, searchWords } from '../../src/store/search/search-terms.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, tempWorkspace } from '../helpers/workspace.js';
 

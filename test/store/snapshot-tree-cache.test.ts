@@ -1,11 +1,11 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readSnapshot } from '../../src/store/read-snapshot.js';
-import { readSnapshots } from '../../src/store/read-snapshots.js';
-import { RepoReader } from '../../src/store/repo-reader.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readSnapshot } from '../../src/store/read/read-snapshot.js';
+import { readSnapshots } from '../../src/store/read/read-snapshots.js';
+import { RepoReader } from '../../src/store/repo/repo-reader.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 // Count the parses of canvas documents: the point of the tree cache on the read side is that a

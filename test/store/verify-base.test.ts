@@ -4,12 +4,12 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatCommitMessage } from '../../src/store/canvas-commit.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import type { Applied } from '../../src/store/outcome.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
-import type { Workspace } from '../../src/store/workspace.js';
+import { formatCommitMessage } from '../../src/store/repo/canvas-commit.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import type { Applied } from '../../src/store/repo/outcome.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
+import type { Workspace } from '../../src/store/repo/workspace.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 function git(ws: Workspace, args: string[], input?: string, env: Record<string, string> = {}): string {

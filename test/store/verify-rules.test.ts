@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VERIFY_RULES } from '../../src/store/verify-rules.js';
+import { VERIFY_RULES } from '../../src/store/verify/verify-rules.js';
 import { ROOT } from '../helpers/workspace.js';
 
 describe('the rules verify names', () => {

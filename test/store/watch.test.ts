@@ -1,11 +1,11 @@
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listCanvasEntries } from '../../src/store/list-canvas-entries.js';
-import { listWatchers } from '../../src/store/list-watchers.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { readWatch, watchRoot } from '../../src/store/watch-files.js';
-import { resolveWorkspace, type Workspace } from '../../src/store/workspace.js';
+import { listCanvasEntries } from '../../src/store/read/list-canvas-entries.js';
+import { listWatchers } from '../../src/store/watch/list-watchers.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { readWatch, watchRoot } from '../../src/store/watch/watch-files.js';
+import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';

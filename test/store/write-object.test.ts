@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { grantRole } from '../../src/store/access-writes.js';
-import { createCanvas } from '../../src/store/canvas-lifecycle.js';
+import { grantRole } from '../../src/store/write/access-writes.js';
+import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { gitIdent } from '../../src/store/git/git-ident.js';
-import { insertNode } from '../../src/store/node-writes.js';
-import { RepoReader } from '../../src/store/repo-reader.js';
-import { verifyWorkspace } from '../../src/store/verify-workspace.js';
+import { insertNode } from '../../src/store/write/node-writes.js';
+import { RepoReader } from '../../src/store/repo/repo-reader.js';
+import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { hashObject, writeObject } from '../../src/store/git/write-object.js';
 import { writeTree } from '../../src/store/git/write-tree.js';
 import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
-import type { Role } from '../../store/role.js';
+import type { Role } from '../../store/repo/role.js';
 import { withGlobal, withWrite } from '../common-options.js';
 import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson, printOutcome } from '../output.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { CanvasError, errorKindOf, exitCodeFor } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { withGlobal } from '../common-options.js';
-import type { Workspace } from '../../store/workspace.js';
+import type { Workspace } from '../../store/repo/workspace.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 import { isQuiet } from '../quiet.js';

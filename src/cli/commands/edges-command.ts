@@ -9,7 +9,7 @@ export function registerEdgesCommand(program: Command): void {
     .description('what a canvas links to, what links to it, who acted on it and who watches it')
     .argument('<ledger>', 'the canvas')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const { canvasEdges } = await import('../../store/canvas-edges.js');
+      const { canvasEdges } = await import('../../store/read/canvas-edges.js');
       const edges = await canvasEdges(workspaceOf(o), ledger);
       if (o.json) {
         printJson(edges);

@@ -16,7 +16,7 @@ export function registerListCommand(program: Command): void {
       ].join('\n'),
     )
     .action(async (o: GlobalOptions & { unwrittenByRuns?: boolean }) => {
-      const { listCanvasEntries } = await import('../../store/list-canvas-entries.js');
+      const { listCanvasEntries } = await import('../../store/read/list-canvas-entries.js');
       const list = await listCanvasEntries(workspaceOf(o), { unwrittenByRuns: o.unwrittenByRuns });
       if (o.json) {
         printJson(list);

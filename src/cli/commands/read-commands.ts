@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import { NODE_TYPES as TYPES, type NodeType } from '../../model/types.js';
-import { canvasLog } from '../../store/canvas-log.js';
-import { nodeHistory } from '../../store/node-history.js';
+import { canvasLog } from '../../store/read/canvas-log.js';
+import { nodeHistory } from '../../store/read/node-history.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -37,7 +37,7 @@ export function registerReadCommands(program: Command): void {
         await syncWorkspace(workspaceOf(o));
       }
       if (o.id || o.type) {
-        const { readNodes } = await import('../../store/read-nodes.js');
+        const { readNodes } = await import('../../store/read/read-nodes.js');
         const read = await readNodes(workspaceOf(o), { ledger, at: o.at, ids: o.id, types: o.type as NodeType[] | undefined });
         if (o.json) {
           printJson(read);
@@ -46,7 +46,7 @@ export function registerReadCommands(program: Command): void {
         process.stdout.write(`Canvas-Base: ${read.revision}\n${read.nodes.map((n) => n.xml).join('')}`);
         return;
       }
-      const { readCanvasText, readCheckedCanvas } = await import('../../store/read-canvas-text.js');
+      const { readCanvasText, readCheckedCanvas } = await import('../../store/read/read-canvas-text.js');
       if (!o.json) {
         const read = await readCanvasText(workspaceOf(o), { ledger, at: o.at });
         writeStdout(`Canvas-Base: ${read.revision}\n${read.xml}`);

@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Snapshot } from '../../model/snapshot.js';
-import type { SnapshotOptions } from '../../store/read-snapshot.js';
-import type { Workspace } from '../../store/workspace.js';
+import type { SnapshotOptions } from '../../store/read/read-snapshot.js';
+import type { Workspace } from '../../store/repo/workspace.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -11,7 +11,7 @@ type Format = 'html' | 'comment' | 'text' | 'excalidraw' | 'done';
 
 /** Read a snapshot (the store's snapshot read parses the canvas: imported when a render runs). */
 async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snapshot> {
-  const { readSnapshot } = await import('../../store/read-snapshot.js');
+  const { readSnapshot } = await import('../../store/read/read-snapshot.js');
   return readSnapshot(ws, options);
 }
 

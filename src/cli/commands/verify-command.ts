@@ -10,7 +10,7 @@ export function registerVerifyCommand(program: Command): void {
     .description('replay every commit against the rules and compare the working tree with main (exit 4 on a violation)')
     .argument('[ledger]', 'report on this canvas only')
     .action(async (ledger: string | undefined, o: GlobalOptions) => {
-      const { verifyWorkspace } = await import('../../store/verify-workspace.js');
+      const { verifyWorkspace } = await import('../../store/verify/verify-workspace.js');
       const report = await verifyWorkspace(workspaceOf(o), { ledger });
       if (o.json) {
         printJson(report);

@@ -16,7 +16,7 @@ export function registerWatchCommands(program: Command): void {
     .description("watch a canvas: its later changes reach the author's inbox (canvas inbox)")
     .argument('<ledger>', 'the canvas')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const { watchCanvas } = await import('../../store/watch-canvas.js');
+      const { watchCanvas } = await import('../../store/watch/watch-canvas.js');
       const r = await watchCanvas(workspaceOf(o), { ledger, author: authorOf(o) });
       if (o.json) {
         printJson(r);
@@ -29,7 +29,7 @@ export function registerWatchCommands(program: Command): void {
     .description("stop watching a canvas: its changes no longer reach the author's inbox")
     .argument('<ledger>', 'the canvas')
     .action(async (ledger: string, o: GlobalOptions) => {
-      const { unwatchCanvas } = await import('../../store/watch-canvas.js');
+      const { unwatchCanvas } = await import('../../store/watch/watch-canvas.js');
       const r = await unwatchCanvas(workspaceOf(o), { ledger, author: authorOf(o) });
       if (o.json) {
         printJson(r);
@@ -45,7 +45,7 @@ export function registerWatchCommands(program: Command): void {
     .action(async (o: GlobalOptions & { ack?: boolean }) => {
       const ws = workspaceOf(o);
       const author = authorOf(o);
-      const { readInbox } = await import('../../store/read-inbox.js');
+      const { readInbox } = await import('../../store/read/read-inbox.js');
       const inbox = await readInbox(ws, { author });
       if (o.json) await show(`${JSON.stringify(inbox)}\n`);
       else {
@@ -54,7 +54,7 @@ export function registerWatchCommands(program: Command): void {
       }
       if (!o.ack) return;
       // Only once the inbox is printed: a run stopped before this point leaves every cursor as it was.
-      const { ackInbox } = await import('../../store/ack-inbox.js');
+      const { ackInbox } = await import('../../store/watch/ack-inbox.js');
       await ackInbox(ws, { author, cursors: Object.fromEntries(inbox.canvases.map((c) => [c.ledger, c.revision])) });
     });
 }

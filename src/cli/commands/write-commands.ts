@@ -108,7 +108,7 @@ export function registerWriteCommands(program: Command): void {
       }
       // The artifact of the freeze's own revision (docs/projections.md, "The done artifact").
       const [{ readSnapshot }, { doneArtifact }, { renderDone }] = await Promise.all([
-        import('../../store/read-snapshot.js'),
+        import('../../store/read/read-snapshot.js'),
         import('../../render/done/done-artifact.js'),
         import('../../render/done/render-done.js'),
       ]);

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { CanvasError } from '../../model/canvas-error.js';
 import { maskCredentials } from '../../model/mask-credentials.js';
-import { noSpace } from '../no-space.js';
+import { noSpace } from '../files/no-space.js';
 
 /** The result of one git process. */
 export interface GitResult {

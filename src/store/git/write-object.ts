@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { noSpace } from '../no-space.js';
-import { privateName } from '../private-name.js';
-import { removeQuietly } from '../remove-quietly.js';
-import { writePrivateFile } from '../write-private-file.js';
+import { noSpace } from '../files/no-space.js';
+import { privateName } from '../files/private-name.js';
+import { removeQuietly } from '../files/remove-quietly.js';
+import { writePrivateFile } from '../files/write-private-file.js';
 
 /** A git object type the store writes. */
 export type ObjectType = 'blob' | 'tree' | 'commit';

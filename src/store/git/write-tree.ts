@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { RepoReader } from '../repo-reader.js';
+import type { RepoReader } from '../repo/repo-reader.js';
 import { writeObject } from './write-object.js';
 
 interface TreeEntry {

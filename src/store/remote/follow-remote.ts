@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { runGit } from '../git/git.js';
-import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
-import { RepoReader } from '../repo-reader.js';
-import { readWorkingFile, writeWorkingFile } from '../working-file.js';
-import type { Workspace } from '../workspace.js';
+import { rebuildCanvasRefs } from '../repo/rebuild-canvas-refs.js';
+import { RepoReader } from '../repo/repo-reader.js';
+import { readWorkingFile, writeWorkingFile } from '../files/working-file.js';
+import type { Workspace } from '../repo/workspace.js';
 import { REMOTE } from './shared-remote.js';
 
 /** git's empty tree: the "before" of a repository that had no main yet. */

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { maskCredentials } from '../../model/mask-credentials.js';
-import { ensureRepo } from '../ensure-repo.js';
+import { ensureRepo } from '../repo/ensure-repo.js';
 import { runGit } from '../git/git.js';
-import { rebuildCanvasRefs } from '../rebuild-canvas-refs.js';
-import { sweepAbandoned } from '../remove-if-abandoned.js';
-import { withRepoLock } from '../repo-lock.js';
-import { resolveWorkspace, type Workspace } from '../workspace.js';
+import { rebuildCanvasRefs } from '../repo/rebuild-canvas-refs.js';
+import { sweepAbandoned } from '../files/remove-if-abandoned.js';
+import { withRepoLock } from '../repo/repo-lock.js';
+import { resolveWorkspace, type Workspace } from '../repo/workspace.js';
 import { remoteFailed } from './remote-error.js';
 import { gitTarget } from './shared-remote.js';
 

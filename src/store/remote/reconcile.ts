@@ -1,5 +1,5 @@
 import { CanvasError } from '../../model/canvas-error.js';
-import type { Workspace } from '../workspace.js';
+import type { Workspace } from '../repo/workspace.js';
 import { clearStaleRefLocks, finishFollow, followRemote } from './follow-remote.js';
 import { type PushedRef, pushRefs } from './push-refs.js';
 import { fetchRemote, isAncestor, type RefState, refStates } from './remote-state.js';

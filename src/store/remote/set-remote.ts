@@ -2,13 +2,13 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { maskCredentials } from '../../model/mask-credentials.js';
-import { ensureRepo } from '../ensure-repo.js';
+import { ensureRepo } from '../repo/ensure-repo.js';
 import { runGit } from '../git/git.js';
-import { withRepoLock } from '../repo-lock.js';
-import type { Workspace } from '../workspace.js';
+import { withRepoLock } from '../repo/repo-lock.js';
+import type { Workspace } from '../repo/workspace.js';
 import { remoteFailed } from './remote-error.js';
 import { gitTarget, REMOTE, remoteUrl, TRACKING } from './shared-remote.js';
-import { repoExists } from '../permission-denied.js';
+import { repoExists } from '../files/permission-denied.js';
 
 /** The workspace's shared remote (`canvas remote show`). */
 export interface RemoteReport {

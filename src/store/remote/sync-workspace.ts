@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { withRepoLock } from '../repo-lock.js';
-import type { Workspace } from '../workspace.js';
+import { withRepoLock } from '../repo/repo-lock.js';
+import type { Workspace } from '../repo/workspace.js';
 import { type Reconciled, reconcile } from './reconcile.js';
 import { noRemote } from './set-remote.js';
 import { remoteUrl } from './shared-remote.js';
-import { repoExists } from '../permission-denied.js';
+import { repoExists } from '../files/permission-denied.js';
 
 /** What `canvas sync` did. */
 export interface SyncReport {

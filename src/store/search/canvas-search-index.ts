@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, type Stats, statSync } fr
 import { join } from 'node:path';
 import MiniSearch, { type Options } from 'minisearch';
 import { NODE_TYPES, type Canvas, type CanvasNode, type NodeType } from '../../model/types.js';
-import { saveCacheFile } from '../save-cache-file.js';
+import { saveCacheFile } from '../files/save-cache-file.js';
 import type { CanvasPostings } from './canvas-postings.js';
 import { nodeSearchText } from './node-search-text.js';
 import { searchTerms } from './search-terms.js';

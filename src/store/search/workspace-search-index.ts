@@ -2,7 +2,7 @@ import { endianness } from 'node:os';
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NODE_TYPES, type NodeType } from '../../model/types.js';
-import { saveCacheFile } from '../save-cache-file.js';
+import { saveCacheFile } from '../files/save-cache-file.js';
 import type { CanvasPostings } from './canvas-postings.js';
 import { fileStamp } from './canvas-search-index.js';
 

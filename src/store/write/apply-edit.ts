@@ -1,9 +1,9 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import { checkNewLedgerId } from '../../model/check-ledger-id.js';
-import { checkFigures } from '../check-figures.js';
-import type { Applied, Outcome } from '../outcome.js';
-import { rejectionOf } from '../rejection-of.js';
-import type { Workspace } from '../workspace.js';
+import { checkFigures } from './check-figures.js';
+import type { Applied, Outcome } from '../repo/outcome.js';
+import { rejectionOf } from './rejection-of.js';
+import type { Workspace } from '../repo/workspace.js';
 import { checkBase } from './check-base.js';
 import { checkCommon } from './check-common.js';
 import { checkEditRole } from './check-role.js';

@@ -1,6 +1,6 @@
 import { CanvasError } from '../../model/canvas-error.js';
-import type { CanvasCommit } from '../canvas-commit.js';
-import type { RepoReader } from '../repo-reader.js';
+import type { CanvasCommit } from '../repo/canvas-commit.js';
+import type { RepoReader } from '../repo/repo-reader.js';
 
 /**
  * Refuse a base that is not a revision of this canvas (docs/store.md, "Staleness"): a base must

@@ -1,9 +1,9 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Anchor } from '../../model/edit-tree.js';
 import { indexNodes } from '../../model/index-nodes.js';
-import { type CanvasCommit, DOC_OPS } from '../canvas-commit.js';
-import { commitsSince, resolveBase } from '../commits-since.js';
-import type { Conflict } from '../outcome.js';
+import { type CanvasCommit, DOC_OPS } from '../repo/canvas-commit.js';
+import { commitsSince, resolveBase } from '../repo/commits-since.js';
+import type { Conflict } from '../repo/outcome.js';
 import { checkBaseOnChain } from './check-base-on-chain.js';
 import { diffEntries } from './diff-entries.js';
 import type { EditContext, EditSpec } from './edit-input.js';

@@ -1,7 +1,7 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Author } from '../../model/parse-author.js';
-import type { CanvasFacts } from '../canvas-facts.js';
-import { type Grants, type Role, roleOf } from '../role.js';
+import type { CanvasFacts } from '../repo/canvas-facts.js';
+import { type Grants, type Role, roleOf } from '../repo/role.js';
 import type { EditContext, EditSpec } from './edit-input.js';
 
 /** The role a who holds on the canvas at its current revision (docs/roles.md "Roles"). */

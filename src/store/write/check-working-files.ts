@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
-import type { CanvasCommit } from '../canvas-commit.js';
-import type { RepoReader } from '../repo-reader.js';
-import { readWorkingFile, writeWorkingFile } from '../working-file.js';
+import type { CanvasCommit } from '../repo/canvas-commit.js';
+import type { RepoReader } from '../repo/repo-reader.js';
+import { readWorkingFile, writeWorkingFile } from '../files/working-file.js';
 import type { EditContext } from './edit-input.js';
 
 /**

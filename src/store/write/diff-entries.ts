@@ -1,8 +1,8 @@
 import { diffCanvases } from '../../model/diff-canvases.js';
 import { parseCanvas } from '../../model/parse-canvas.js';
-import { type CanvasCommit, DOC_OPS } from '../canvas-commit.js';
-import { editRecord } from '../edit-record.js';
-import type { DiffEntry } from '../outcome.js';
+import { type CanvasCommit, DOC_OPS } from '../repo/canvas-commit.js';
+import { editRecord } from '../repo/edit-record.js';
+import type { DiffEntry } from '../repo/outcome.js';
 import type { EditContext } from './edit-input.js';
 
 /** Diff entries for some nodes between the base document and the current one, with commits. */

@@ -3,7 +3,7 @@ import { indexNodes } from '../../model/index-nodes.js';
 import { mintId } from '../../model/mint-id.js';
 import { serializeNode } from '../../model/serialize-node.js';
 import type { Canvas } from '../../model/types.js';
-import type { TrailerKey } from '../canvas-commit.js';
+import type { TrailerKey } from '../repo/canvas-commit.js';
 import type { EditContext, EditSpec } from './edit-input.js';
 
 /** The document an edit leaves, the node it names, and the trailers it adds (a move's from and to). */

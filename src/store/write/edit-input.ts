@@ -4,11 +4,11 @@ import { type PayloadInput, payloadFromInput } from '../../model/payload-from-in
 import { payloadFromTree } from '../../model/payload-from-tree.js';
 import { checkNodeSize } from '../../model/size-limits.js';
 import type { Canvas, NodePayload } from '../../model/types.js';
-import type { CanvasFacts } from '../canvas-facts.js';
+import type { CanvasFacts } from '../repo/canvas-facts.js';
 import type { RefUpdater } from '../git/ref-updater.js';
 import type { RemoteSession } from '../remote/push-write.js';
-import type { RepoReader } from '../repo-reader.js';
-import type { Workspace } from '../workspace.js';
+import type { RepoReader } from '../repo/repo-reader.js';
+import type { Workspace } from '../repo/workspace.js';
 
 /** An edit as a caller gives it: the payload may still be an XML fragment or sugar. */
 export type EditInput =

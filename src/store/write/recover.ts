@@ -2,7 +2,7 @@ import { existsSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { runGit } from '../git/git.js';
-import { sweepPrivateFiles } from '../sweep-private-files.js';
+import { sweepPrivateFiles } from '../files/sweep-private-files.js';
 import type { EditContext } from './edit-input.js';
 
 /**

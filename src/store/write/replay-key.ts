@@ -1,5 +1,5 @@
 import { CanvasError } from '../../model/canvas-error.js';
-import type { Outcome } from '../outcome.js';
+import type { Outcome } from '../repo/outcome.js';
 import type { EditContext } from './edit-input.js';
 
 

@@ -1,26 +1,26 @@
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
-import { markBaseRule } from '../base-rule-marker.js';
-import { canvasExists } from '../canvas-exists.js';
-import { canvasFacts } from '../canvas-facts.js';
-import { canvasNotFound } from '../canvas-not-found.js';
-import { cachedCanvasTree } from '../canvas-tree-cache.js';
-import { ensureRepo } from '../ensure-repo.js';
+import { markBaseRule } from '../repo/base-rule-marker.js';
+import { canvasExists } from '../repo/canvas-exists.js';
+import { canvasFacts } from '../repo/canvas-facts.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
+import { cachedCanvasTree } from '../repo/canvas-tree-cache.js';
+import { ensureRepo } from '../repo/ensure-repo.js';
 import { idleMs } from '../git/git-handles.js';
 import { RefUpdater } from '../git/ref-updater.js';
-import { keepReflogs } from '../keep-reflogs.js';
-import type { Outcome } from '../outcome.js';
-import { withRepoLock } from '../repo-lock.js';
+import { keepReflogs } from '../repo/keep-reflogs.js';
+import type { Outcome } from '../repo/outcome.js';
+import { withRepoLock } from '../repo/repo-lock.js';
 import { type RemoteSession, StalePush } from '../remote/push-write.js';
 import { backOff, busy, pushRounds, reconcile } from '../remote/reconcile.js';
 import { remoteUrl } from '../remote/shared-remote.js';
-import { RepoReader } from '../repo-reader.js';
-import { recordWatch } from '../watch-canvas.js';
-import type { Workspace } from '../workspace.js';
+import { RepoReader } from '../repo/repo-reader.js';
+import { recordWatch } from '../watch/watch-canvas.js';
+import type { Workspace } from '../repo/workspace.js';
 import type { EditContext, PreparedWrite } from './edit-input.js';
 import { recover } from './recover.js';
-import { repoExists } from '../permission-denied.js';
-import { reachStep } from '../write-steps.js';
+import { repoExists } from '../files/permission-denied.js';
+import { reachStep } from '../repo/write-steps.js';
 
 /**
  * Run a write under the repository lock with its context loaded: the repository exists (made on

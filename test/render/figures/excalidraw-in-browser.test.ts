@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertNode, readCanvas, replaceNode } from '../../../src/index.js';
 import { readScene } from '../../../src/model/excalidraw/read-scene.js';
 import { exportScene } from '../../../src/render/figures/excalidraw-export.js';
-import type { Workspace } from '../../../src/store/workspace.js';
+import type { Workspace } from '../../../src/store/repo/workspace.js';
 import { runMain } from '../../helpers/run-main.js';
 import { AUTHOR, ROOT, tempWorkspace } from '../../helpers/workspace.js';
 

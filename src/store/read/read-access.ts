@@ -1,0 +1,48 @@
+import { CanvasError } from '../../model/canvas-error.js';
+import { checkLedgerId } from '../../model/check-ledger-id.js';
+import type { AccessFile } from '../write/access-writes.js';
+import { canvasFacts } from '../repo/canvas-facts.js';
+import { RepoReader } from '../repo/repo-reader.js';
+import { type Grants, type Role, roleOf } from '../repo/role.js';
+import type { Workspace } from '../repo/workspace.js';
+
+/** A canvas's grants as `canvas access` shows them. */
+export interface AccessReport {
+  ledger: string;
+  revision: string;
+  /** The who of the create commit. */
+  creator: string;
+  /** Explicit grants (the creator alone as owner before the first grant). */
+  grants: Grants;
+}
+
+/**
+ * Read a canvas's grants (docs/roles.md "Roles", `canvas access`).
+ *
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
+ */
+export async function readAccess(ws: Workspace, options: { ledger: string }, reader?: RepoReader): Promise<AccessReport> {
+  const ledger = checkLedgerId(options.ledger);
+  const r = reader ?? new RepoReader(ws);
+  try {
+    const revision = await r.revision(ledger);
+    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+    const facts = await canvasFacts(r, ledger, revision);
+    const bytes = await r.file(revision, `access/${ledger}.json`);
+    const grants = bytes ? (JSON.parse(bytes.toString('utf8')) as AccessFile).grants : { [facts.creator]: 'owner' as Role };
+    return { ledger, revision, creator: facts.creator, grants };
+  } finally {
+    if (!reader) r.close();
+  }
+}
+
+/**
+ * The role a who holds on a canvas, or null (no default role). Used by surfaces that gate reads
+ * (the MCP server's reads need viewer).
+ *
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
+ */
+export async function roleOnCanvas(ws: Workspace, options: { ledger: string; who: string }): Promise<Role | null> {
+  const access = await readAccess(ws, { ledger: options.ledger });
+  return roleOf(access.grants, access.creator, options.who);
+}

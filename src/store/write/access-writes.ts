@@ -1,0 +1,138 @@
+import { CanvasError } from '../../model/canvas-error.js';
+import { AUTHOR_PART } from '../../model/patterns.js';
+import type { Outcome } from '../repo/outcome.js';
+import { rejectionOf } from './rejection-of.js';
+import { type Grants, ROLES, type Role, roleRank } from '../repo/role.js';
+import type { WriteRequest } from './write-requests.js';
+import type { Workspace } from '../repo/workspace.js';
+import { checkCommon } from './check-common.js';
+import { noRole, roleFor } from './check-role.js';
+import { checkWorkingFile } from './check-working-files.js';
+import { commitFiles } from './commit-document.js';
+import type { EditContext } from './edit-input.js';
+import { replayKey } from './replay-key.js';
+import { hashRequest } from './request-hash.js';
+import { runLocked } from './run-locked.js';
+
+/** `canvas grant <ledger> <who|*> <role>`. */
+export interface GrantRequest extends WriteRequest {
+  /** The who to grant, or `*` for everyone without an explicit grant. */
+  who: string;
+  role: Role;
+}
+
+/** `canvas revoke <ledger> <who>`. */
+export interface RevokeRequest extends WriteRequest {
+  who: string;
+}
+
+/** The access file of a canvas: `access/<ledger>.json` (docs/roles.md). */
+export interface AccessFile {
+  ledger: string;
+  grants: Grants;
+}
+
+/** Serialize an access file: sorted grants, two-space indent, one final newline. */
+export function accessJson(ledger: string, grants: Grants): string {
+  const sorted = Object.fromEntries(Object.entries(grants).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return `${JSON.stringify({ ledger, grants: sorted }, null, 2)}\n`;
+}
+
+/** The grants in force at the context's revision (the creator alone as owner before any grant). */
+async function currentGrants(ctx: EditContext): Promise<Grants> {
+  const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
+  if (bytes) return (JSON.parse(bytes.toString('utf8')) as AccessFile).grants;
+  return { [ctx.facts!.creator]: 'owner' };
+}
+
+
+async function requireOwner(ctx: EditContext): Promise<void> {
+  const role = await roleFor(ctx, ctx.author.who);
+  if (role === null) throw noRole(ctx, 'owner');
+  if (role !== 'owner') {
+    throw new CanvasError(
+      'ROLE_TOO_LOW',
+      `${ctx.author.who} is ${role} on canvas ${ctx.ledger}; granting and revoking are the owner's`,
+      `ask an owner (see \`canvas access ${ctx.ledger}\`) to make the change`,
+      { who: ctx.author.who, role },
+    );
+  }
+}
+
+function owners(grants: Grants): string[] {
+  return Object.entries(grants)
+    .filter(([who, role]) => who !== '*' && role === 'owner')
+    .map(([who]) => who);
+}
+
+async function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 'revoke'; who: string; role?: Role }, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
+  try {
+    const { ledger, why, author } = checkCommon(req);
+    const hash = hashRequest({ ledger, why, ...request });
+    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: request.op }, request: hash, common: req }, async (ctx) => {
+      await requireOwner(ctx);
+      const replay = replayKey(ctx);
+      if (replay) return replay;
+      await checkWorkingFile(ctx);
+      const { grants, trailer } = change(await currentGrants(ctx), ctx);
+      if (owners(grants).length === 0) {
+        throw new CanvasError(
+          'LAST_OWNER',
+          `this would leave canvas ${ledger} without an owner`,
+          'grant owner to someone else first, then change this grant',
+          { ledger },
+        );
+      }
+      return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [`access/${ledger}.json`]: accessJson(ledger, grants) });
+    });
+  } catch (e) {
+    return rejectionOf(e);
+  }
+}
+
+/**
+ * Grant a role on a canvas (docs/roles.md "Roles"): the owner's; recorded as one commit touching
+ * `access/<ledger>.json` with `Canvas-Grant: <who> <role>`. An explicit grant beats `*`; `*`
+ * can be at most editor; the last owner cannot be removed.
+ *
+ * @returns applied (node null) or rejected (`BAD_ROLE`, `BAD_AUTHOR`, `ROLE_TOO_LOW`,
+ *   `LAST_OWNER`, `NO_CHANGE`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export function grantRole(ws: Workspace, req: GrantRequest): Promise<Outcome> {
+  if (!ROLES.includes(req.role)) {
+    return Promise.resolve(
+      rejectionOf(new CanvasError('BAD_ROLE', `"${req.role}" is not a role`, `use one of ${ROLES.join(', ')}`, { role: req.role })),
+    );
+  }
+  if (req.who !== '*' && !AUTHOR_PART.test(req.who)) {
+    return Promise.resolve(
+      rejectionOf(new CanvasError('BAD_AUTHOR', `"${req.who}" is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$) nor *`, 'name the who as it appears in --author')),
+    );
+  }
+  if (req.who === '*' && roleRank(req.role) > roleRank('editor')) {
+    return Promise.resolve(rejectionOf(new CanvasError('BAD_ROLE', '* can be granted at most editor', 'grant owner to a named who')));
+  }
+  return writeGrants(ws, req, { op: 'grant', who: req.who, role: req.role }, (g) => {
+    if (g[req.who] === req.role) {
+      throw new CanvasError('NO_CHANGE', `${req.who} is already ${req.role} on canvas ${req.ledger}`, 'nothing to do');
+    }
+    return { grants: { ...g, [req.who]: req.role }, trailer: `${req.who} ${req.role}` };
+  });
+}
+
+/**
+ * Revoke a who's explicit grant (docs/roles.md "Roles"): the owner's; the last owner cannot be removed.
+ *
+ * @returns applied or rejected (`NO_CHANGE` when there is no explicit grant, `LAST_OWNER`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export function revokeRole(ws: Workspace, req: RevokeRequest): Promise<Outcome> {
+  return writeGrants(ws, req, { op: 'revoke', who: req.who }, (g) => {
+    if (g[req.who] === undefined) {
+      throw new CanvasError('NO_CHANGE', `${req.who} holds no explicit grant on canvas ${req.ledger}`, `see \`canvas access ${req.ledger}\``);
+    }
+    const { [req.who]: _gone, ...rest } = g;
+    return { grants: rest, trailer: `${req.who} none` };
+  });
+}

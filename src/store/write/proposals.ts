@@ -1,0 +1,196 @@
+import { CanvasError } from '../../model/canvas-error.js';
+import { checkLedgerId } from '../../model/check-ledger-id.js';
+import { parsePayload } from '../../model/parse-payload.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
+import type { Outcome } from '../repo/outcome.js';
+import { rejectionOf } from './rejection-of.js';
+import { RepoReader } from '../repo/repo-reader.js';
+import type { WriteRequest } from './write-requests.js';
+import { parseTree } from '../git/write-tree.js';
+import type { Workspace } from '../repo/workspace.js';
+import { applyEdit } from './apply-edit.js';
+import { checkCommon } from './check-common.js';
+import { noRole, roleFor } from './check-role.js';
+import { checkWorkingFile } from './check-working-files.js';
+import { commitFiles } from './commit-document.js';
+import type { EditContext, EditInput } from './edit-input.js';
+import { type ProposalFile, proposalJson } from './proposal-file.js';
+import { replayKey } from './replay-key.js';
+import { hashRequest } from './request-hash.js';
+import { runLocked } from './run-locked.js';
+
+/** `canvas approve` and `canvas reject`. */
+export interface DecideRequest extends WriteRequest {
+  proposal: string;
+}
+
+async function readProposal(reader: RepoReader, revision: string, ledger: string, id: string): Promise<ProposalFile | null> {
+  if (!/^[0-9a-f]{10}$/.test(id)) return null;
+  const bytes = await reader.file(revision, `proposals/${ledger}/${id}.json`);
+  if (!bytes) return null;
+  // A file written before the field was named for what it holds says `proposedAt` (a sha).
+  const { proposedAt, ...file } = JSON.parse(bytes.toString('utf8')) as ProposalFile & { proposedAt?: string };
+  return proposedAt !== undefined && file.proposedRevision === undefined ? { ...file, proposedRevision: proposedAt } : (file as ProposalFile);
+}
+
+function notFound(ledger: string, id: string): CanvasError {
+  return new CanvasError('PROPOSAL_NOT_FOUND', `canvas ${ledger} has no proposal ${id}`, `list them: canvas proposals ${ledger}`, { proposal: id });
+}
+
+function decided(p: ProposalFile): CanvasError {
+  return new CanvasError(
+    'PROPOSAL_DECIDED',
+    `proposal ${p.id} was already ${p.status}${p.decidedBy ? ` by ${p.decidedBy}` : ''}; a proposal is decided once`,
+    `list open proposals: canvas proposals ${p.ledger}`,
+    { proposal: p.id, status: p.status },
+  );
+}
+
+/**
+ * Refuse an approval by the proposer's own `who` (docs/roles.md, "Proposals"): the record would
+ * show one identity as both who asked and who signed off, which is what a proposal exists to keep
+ * apart. An editor who wants their own change applies it directly.
+ *
+ * @throws CanvasError `SELF_APPROVAL`
+ */
+function checkNotSelf(p: ProposalFile, approver: string): void {
+  const proposer = p.proposedBy.split(' | ')[0];
+  if (proposer !== approver) return;
+  throw new CanvasError(
+    'SELF_APPROVAL',
+    `proposal ${p.id} was made by ${approver}, who cannot approve it too: the approval would record one identity as both who asked and who signed off`,
+    `ask another editor or owner of ${p.ledger} to approve it; or reject it (canvas reject ${p.ledger} ${p.id} --why "...") and make the edit yourself`,
+    { proposal: p.id, who: approver },
+  );
+}
+
+/**
+ * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
+ *
+ * @param open - optional: a reader the caller holds open (it stays open)
+ * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
+ */
+export async function listProposals(ws: Workspace, options: { ledger: string }, open?: RepoReader): Promise<ProposalFile[]> {
+  const ledger = checkLedgerId(options.ledger);
+  const reader = open ?? new RepoReader(ws);
+  try {
+    const revision = await reader.revision(ledger);
+    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+    const tree = await reader.object(`${revision}:proposals/${ledger}`);
+    const out: ProposalFile[] = [];
+    for (const e of tree ? parseTree(tree) : []) {
+      const p = await readProposal(reader, revision, ledger, e.name.replace(/\.json$/, ''));
+      if (p) out.push(p);
+    }
+    return out.sort((a, b) => (a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1);
+  } finally {
+    if (!open) reader.close();
+  }
+}
+
+function editOf(p: ProposalFile): EditInput {
+  switch (p.op) {
+    case 'insert':
+      return { op: 'insert', payload: parsePayload(p.payload!), anchor: p.anchor! };
+    case 'replace':
+      return { op: 'replace', node: p.node!, payload: parsePayload(p.payload!) };
+    case 'remove':
+      return { op: 'remove', node: p.node! };
+    case 'move':
+      return { op: 'move', node: p.node!, anchor: p.anchor! };
+  }
+}
+
+/**
+ * Approve a proposal (docs/roles.md "Proposals"): an editor or owner replays it through the same write
+ * path against the proposal's own base, so a node that moved since is a conflict. The applied
+ * commit is the edit's, authored by the approver with the approver's reason as its subject, with
+ * `Canvas-Proposal`, `Canvas-Proposed-By` and `Canvas-Proposed-Why` (the proposer's reason); the
+ * proposal file is marked approved in the same commit (docs/roles.md).
+ *
+ * @returns applied, conflict (the proposal stays open), or rejected (`PROPOSAL_NOT_FOUND`,
+ *   `PROPOSAL_DECIDED`, `SELF_APPROVAL` (the proposer's own `who`), `ROLE_TOO_LOW`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export async function approveProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
+  let p: ProposalFile | null;
+  try {
+    const ledger = checkLedgerId(req.ledger);
+    const reader = new RepoReader(ws);
+    try {
+      const revision = reader.exists() ? await reader.revision(ledger) : null;
+      if (!revision) throw await canvasNotFound(ws, ledger, { name: 'approve', other: req.proposal }, reader.exists() ? reader : null);
+      p = await readProposal(reader, revision, ledger, req.proposal);
+    } finally {
+      reader.close();
+    }
+    if (!p) throw notFound(ledger, req.proposal);
+  } catch (e) {
+    return rejectionOf(e);
+  }
+  const proposal = p;
+  return applyEdit(
+    ws,
+    editOf(proposal),
+    { ledger: req.ledger, why: req.why, author: req.author, base: proposal.base, require: proposal.require ?? undefined, idempotencyKey: req.idempotencyKey },
+    {
+      approval: {
+        proposal: proposal.id,
+        decide: async (ctx: EditContext) => {
+          const now = await readProposal(ctx.reader, ctx.revision!, ctx.ledger, proposal.id);
+          if (!now) throw notFound(ctx.ledger, proposal.id);
+          if (now.status !== 'open') throw decided(now);
+          checkNotSelf(now, ctx.author.who);
+          const content = proposalJson({ ...now, status: 'approved', decidedBy: ctx.author.text, decision: ctx.why });
+          return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy, proposedWhy: now.why };
+        },
+      },
+    },
+  );
+}
+
+
+/**
+ * Reject a proposal (docs/roles.md "Proposals"): an editor or owner, once; one commit touching only the
+ * proposal's file, with `Canvas-Proposal`.
+ *
+ * @returns applied (node null) or rejected (`PROPOSAL_NOT_FOUND`, `PROPOSAL_DECIDED`,
+ *   `ROLE_TOO_LOW`, ...)
+ * @throws CanvasError `NO_ROLE`
+ */
+export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
+  try {
+    const { ledger, why, author } = checkCommon(req);
+    const request = hashRequest({ op: 'reject', ledger, why, proposal: req.proposal });
+    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: 'reject' }, request, common: req }, async (ctx) => {
+      const role = await roleFor(ctx, author.who);
+      if (role === null) throw noRole(ctx, 'editor');
+      if (role !== 'editor' && role !== 'owner') {
+        throw new CanvasError('ROLE_TOO_LOW', `${author.who} is ${role} on canvas ${ledger}; rejecting a proposal needs editor or owner`, `ask an owner for editor`, {
+          who: author.who,
+          role,
+        });
+      }
+      const replay = replayKey(ctx);
+      if (replay) return replay;
+      await checkWorkingFile(ctx);
+      const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
+      if (!p) throw notFound(ledger, req.proposal);
+      if (p.status !== 'open') throw decided(p);
+      return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
+        [`proposals/${ledger}/${p.id}.json`]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
+      });
+    });
+  } catch (e) {
+    // `canvas reject <proposal> <ledger>`: say the arguments look swapped when the proposal is a canvas.
+    if (e instanceof CanvasError && e.code === 'CANVAS_NOT_FOUND' && typeof req.ledger === 'string') {
+      const reader = new RepoReader(ws);
+      try {
+        return rejectionOf(await canvasNotFound(ws, req.ledger, { name: 'reject', other: req.proposal }, reader.exists() ? reader : null));
+      } finally {
+        reader.close();
+      }
+    }
+    return rejectionOf(e);
+  }
+}
