@@ -1,6 +1,6 @@
 import { type IndexedNode, indexNodes } from '../model/index-nodes.js';
 import { parseCanvas } from '../model/parse-canvas.js';
-import type { CanvasText } from '../store/read/read-canvas-text.js';
+import type { CanvasText } from '../store/index.js';
 import { type AskOptions, askModel, type ModelReply } from './ask-model.js';
 import { checkMessages, replySchema } from './check-prompt.js';
 import type { ModelConfig } from './model-config.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CanvasText } from '../store/read/read-canvas-text.js';
+import type { CanvasText } from '../store/index.js';
 
 /** The longest question the model may ask, in code points (the node ids are appended to it). */
 export const MAX_QUESTION = 300;

@@ -1,5 +1,5 @@
 import type { IndexedNode } from '../model/index-nodes.js';
-import type { ProposalFile } from '../store/write/proposal-file.js';
+import type { ProposalFile } from '../store/index.js';
 
 /** What already asks a contradiction: an open question of the canvas, or an open proposal to insert one. */
 export type Asking = { node: string } | { proposalId: string };

@@ -16,10 +16,7 @@ import { payloadFromInput } from '../model/payload-from-input.js';
 import { serializeCanvas } from '../model/serialize-canvas.js';
 import { serializeNode } from '../model/serialize-node.js';
 import type { Canvas, CanvasNode, NodeType } from '../model/types.js';
-import { createCanvas } from '../store/write/canvas-lifecycle.js';
-import { insertNode } from '../store/write/node-writes.js';
-import type { Outcome } from '../store/repo/outcome.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { createCanvas, insertNode, type Outcome, type Workspace } from '../store/index.js';
 import type { Flattening, PlannedNode } from './import-plan.js';
 import { planImport } from './plan-import.js';
 

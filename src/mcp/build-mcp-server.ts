@@ -1,8 +1,7 @@
 import type { CallToolResult, JSONRPCRequest, McpServer } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import { AUTHOR_PART } from '../model/patterns.js';
-import { readPackageVersion } from '../store/files/read-package-version.js';
-import { resolveWorkspace } from '../store/repo/workspace.js';
+import { readPackageVersion, resolveWorkspace } from '../store/index.js';
 import { CanvasSubscriptions } from './canvas-subscriptions.js';
 import { guardMessages } from './guard-messages.js';
 import { instructionsFor } from './instructions.js';

@@ -15,8 +15,7 @@
  * and is closed with the connection ({@link CanvasSubscriptions.close}), so a connection that
  * follows nothing watches nothing and a closed one leaves nothing running.
  */
-import { type RefChange, RefWatcher } from '../store/watch/ref-watcher.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { type RefChange, RefWatcher, type Workspace } from '../store/index.js';
 
 /** What the subscriptions need of the server connected now: a way to notify its client. */
 export interface Notifier {

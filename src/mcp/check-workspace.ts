@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import type { Workspace } from '../store/index.js';
 
 /**
  * Check that a tool call names the workspace this server serves (docs/mcp.md "Workspace scoping",

@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { grantRole, revokeRole } from '../store/write/access-writes.js';
-import type { Role } from '../store/repo/role.js';
+import { grantRole, revokeRole, type Role } from '../store/index.js';
 import { authorOfCall } from './author-of-call.js';
 import { str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';

@@ -14,9 +14,7 @@
  */
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
-import { listReadableCanvases } from '../store/read/list-readable-canvases.js';
-import { readCanvasText } from '../store/read/read-canvas.js';
-import { recordWatch } from '../store/watch/watch-canvas.js';
+import { listReadableCanvases, readCanvasText, recordWatch } from '../store/index.js';
 import { type CanvasSubscriptions, uriOf } from './canvas-subscriptions.js';
 import { mcpHint } from './mcp-hint.js';
 import { requireViewer } from './require-viewer.js';

@@ -10,7 +10,7 @@
  */
 import { type CallToolResult, type McpServer, PROTOCOL_VERSION_META_KEY, type ServerContext as SdkContext, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
-import { rejectionOf } from '../store/write/rejection-of.js';
+import { rejectionOf } from '../store/index.js';
 import { checkWorkspace } from './check-workspace.js';
 import { explainRefusal } from './explain-refusal.js';
 import { type Json, standardSchema, str } from './json-schema.js';

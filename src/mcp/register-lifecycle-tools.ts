@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/write/canvas-lifecycle.js';
-import { readSnapshot } from '../store/read/read-snapshot.js';
+import { abandonCanvas, createCanvas, freezeCanvas, openCanvas, readSnapshot } from '../store/index.js';
 import { authorOfCall } from './author-of-call.js';
 import { bool, str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';

@@ -1,13 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import type { NodeType } from '../model/types.js';
-import { canvasLog } from '../store/read/canvas-log.js';
-import { nodeHistory } from '../store/read/node-history.js';
-import { listProposals } from '../store/write/proposals.js';
-import { readCanvasText } from '../store/read/read-canvas.js';
-import { readNodes } from '../store/read/read-nodes.js';
-import { readSnapshot } from '../store/read/read-snapshot.js';
-import { recordWatch } from '../store/watch/watch-canvas.js';
+import { canvasLog, listProposals, nodeHistory, readCanvasText, readNodes, readSnapshot, recordWatch } from '../store/index.js';
 import { count, oneOf, str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { renderAs } from './render-as.js';

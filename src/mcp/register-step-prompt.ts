@@ -1,7 +1,6 @@
 import type { GetPromptResult, McpServer } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
-import { readSnapshot } from '../store/read/read-snapshot.js';
-import { recordWatch } from '../store/watch/watch-canvas.js';
+import { readSnapshot, recordWatch } from '../store/index.js';
 import { standardSchema } from './json-schema.js';
 import { protocolErrorOf } from './register-canvas-resources.js';
 import { renderAs } from './render-as.js';

@@ -1,11 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
 import type { NodeType } from '../model/types.js';
-import { canvasEdges } from '../store/read/canvas-edges.js';
-import type { CanvasListEntry, CanvasListFailure } from '../store/read/list-canvas-entries.js';
-import { listReadableCanvases } from '../store/read/list-readable-canvases.js';
-import { searchCanvases } from '../store/search/search-canvases.js';
-import { verifyWorkspace } from '../store/verify/verify-workspace.js';
+import { canvasEdges, type CanvasListEntry, type CanvasListFailure, listReadableCanvases, searchCanvases, verifyWorkspace } from '../store/index.js';
 import { bool, str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { requireViewer } from './require-viewer.js';

@@ -1,8 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { ackInbox } from '../store/watch/ack-inbox.js';
-import type { InboxEvent } from '../store/read/read-inbox.js';
-import { readInbox } from '../store/read/read-inbox.js';
-import { unwatchCanvas, watchCanvas, type WatchResult } from '../store/watch/watch-canvas.js';
+import { ackInbox, type InboxEvent, readInbox, unwatchCanvas, watchCanvas, type WatchResult } from '../store/index.js';
 import { str } from './json-schema.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { requireViewer } from './require-viewer.js';

@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/server';
-import { insertNode, moveNode, removeNode, replaceNode } from '../store/write/node-writes.js';
-import { approveProposal, rejectProposal } from '../store/write/proposals.js';
+import { approveProposal, insertNode, moveNode, rejectProposal, removeNode, replaceNode } from '../store/index.js';
 import { authorOfCall } from './author-of-call.js';
 import { str } from './json-schema.js';
 import { type PayloadArgs, payloadOfArgs } from './payload-of-args.js';

@@ -1,6 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { readAccess } from '../store/read/read-access.js';
-import { roleOf } from '../store/repo/role.js';
+import { readAccess, roleOf } from '../store/index.js';
 import type { ServerContext } from './server-context.js';
 
 /**

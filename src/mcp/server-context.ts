@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Workspace } from '../store/repo/workspace.js';
+import type { Workspace } from '../store/index.js';
 
 /** What every tool of one server shares: the one workspace it serves and the identity it acts as. */
 export interface ServerContext {

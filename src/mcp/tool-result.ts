@@ -19,8 +19,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { CanvasError } from '../model/canvas-error.js';
-import { noSpace } from '../store/files/no-space.js';
-import { permissionDenied } from '../store/files/permission-denied.js';
+import { noSpace, permissionDenied } from '../store/index.js';
 import { mcpHint } from './mcp-hint.js';
 
 /** The first revision with structured content. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import type { Workspace } from '../store/index.js';
 import type { CommentRef, RecordingRef } from './basecamp-client.js';
 import type { PublishState } from './publish-state.js';
 

@@ -1,10 +1,7 @@
 import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import { privateName } from '../store/files/private-name.js';
-import { removeQuietly } from '../store/files/remove-quietly.js';
-import type { Workspace } from '../store/repo/workspace.js';
-import { writePrivateFile } from '../store/files/write-private-file.js';
+import { privateName, removeQuietly, type Workspace, writePrivateFile } from '../store/index.js';
 
 /** What the last publish of a ledger's comment sent and where (`state/publish/<ledger>.json`). */
 export interface PublishState {

@@ -1,7 +1,6 @@
 import type { CanvasNode } from '../model/types.js';
 import { serializeNode } from '../model/serialize-node.js';
-import { readCanvas } from '../store/read/read-canvas.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { readCanvas, type Workspace } from '../store/index.js';
 
 /** A node as the page's forms start from it: the tree's node, an `svg` figure with its markup. */
 type FormStart = CanvasNode & { svgSource?: string; children?: FormStart[] };

@@ -1,11 +1,7 @@
 import { CanvasError } from '../model/canvas-error.js';
 import { diffCanvases } from '../model/diff-canvases.js';
 import type { HistoryEntry } from '../model/snapshot.js';
-import { historyEntry } from '../store/repo/history-entry.js';
-import type { DiffEntry } from '../store/repo/outcome.js';
-import { readCanvas } from '../store/read/read-canvas.js';
-import { RepoReader } from '../store/repo/repo-reader.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { type DiffEntry, historyEntry, readCanvas, RepoReader, type Workspace } from '../store/index.js';
 
 /** What changed in a canvas since a revision the page showed. */
 export interface ChangesSince {

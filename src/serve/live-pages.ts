@@ -5,9 +5,7 @@ import { preparePage } from '../render/html/prepare-page.js';
 import { readTemplate } from '../render/html/read-template.js';
 import { renderIndex } from '../render/html/render-index.js';
 import { renderPage } from '../render/html/render-page.js';
-import { readSnapshot } from '../store/read/read-snapshot.js';
-import { RepoReader } from '../store/repo/repo-reader.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { readSnapshot, RepoReader, type Workspace } from '../store/index.js';
 
 /** Where the served pages load the live script and stylesheet from. */
 const LIVE_ASSETS: LiveAssets = { script: '/_canvas/live.js', stylesheet: '/_canvas/live.css' };

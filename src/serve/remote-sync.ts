@@ -1,7 +1,5 @@
 import { CanvasError } from '../model/canvas-error.js';
-import { remoteUrl } from '../store/remote/shared-remote.js';
-import { syncWorkspace } from '../store/remote/sync-workspace.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { remoteUrl, syncWorkspace, type Workspace } from '../store/index.js';
 
 /** How often `canvas serve` syncs with a shared remote unless told otherwise: 10 s (docs/serve.md, "A shared remote"). */
 export const SYNC_EVERY_MS = 10_000;

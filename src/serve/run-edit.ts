@@ -1,7 +1,4 @@
-import { insertNode, moveNode, removeNode, replaceNode } from '../store/write/node-writes.js';
-import type { Outcome } from '../store/repo/outcome.js';
-import { approveProposal, rejectProposal } from '../store/write/proposals.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { approveProposal, insertNode, moveNode, type Outcome, rejectProposal, removeNode, replaceNode, type Workspace } from '../store/index.js';
 import type { DecideBody, EditBody } from './edit-body.js';
 import { payloadOfForm } from './payload-of-form.js';
 

@@ -1,6 +1,4 @@
-import type { CanvasRef } from '../store/repo/list-canvases.js';
-import { runGit } from '../store/git/git.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { type CanvasRef, runGit, type Workspace } from '../store/index.js';
 
 /**
  * The canvases in the order their revisions were committed, newest first (docs/site.md, "How

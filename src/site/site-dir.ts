@@ -2,8 +2,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSyn
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { isLedgerId } from '../model/check-ledger-id.js';
-import { insideRepository } from '../store/repo/inside-repository.js';
-import type { Workspace } from '../store/repo/workspace.js';
+import { insideRepository, type Workspace } from '../store/index.js';
 import type { SiteManifest } from './build-site.js';
 import { writeSiteFile } from './write-site-file.js';
 

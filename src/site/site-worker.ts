@@ -2,7 +2,7 @@
 // then builds each batch of canvases it is sent, through its own `git cat-file --batch`, and
 // answers with the batch's results. `scripts/build.js` bundles it as dist/cli/site-worker.cjs.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CanvasRef } from '../store/repo/list-canvases.js';
+import type { CanvasRef } from '../store/index.js';
 import { buildCanvases } from './build-canvases.js';
 import { loadRenderers } from './load-renderers.js';
 import type { WorkerData } from './render-pool.js';

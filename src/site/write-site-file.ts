@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
-import { sweepAbandoned } from '../store/files/remove-if-abandoned.js';
+import { sweepAbandoned } from '../store/index.js';
 
 /**
  * The random part of this thread's temporary names, drawn once (a worker loads its own copy of
