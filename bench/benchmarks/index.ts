@@ -5,6 +5,7 @@ import { cliEdit, inProcessEdit } from './edits.js';
 import { excalidrawDraw } from './excalidraw.js';
 import { inboxBench } from './inbox.js';
 import { libraryImport } from './library.js';
+import { mcpHttpBench } from './mcp-http.js';
 import { mcpTokens } from './mcp-tokens.js';
 import { cliList } from './list.js';
 import { notifyBench } from './notify.js';
@@ -34,6 +35,7 @@ export const BENCHMARKS: ReadonlyArray<{ key: string; run: (ctx: BenchContext) =
   { key: 'inbox', run: inboxBench },
   { key: 'mcp-tokens', run: mcpTokens },
   { key: 'notify', run: notifyBench },
+  { key: 'mcp-http', run: mcpHttpBench },
   { key: 'writers', run: concurrentWriters },
   { key: 'remote', run: remoteWrites },
   { key: 'serve', run: serveBench },

@@ -21,6 +21,7 @@ export const COMMAND_GROUP_NAMES = {
   publish: ['publish'],
   check: ['check'],
   serve: ['serve'],
+  token: ['token'],
   completion: ['completion', 'complete'],
   help: ['help'],
 } as const satisfies Record<string, readonly string[]>;

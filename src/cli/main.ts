@@ -14,6 +14,7 @@ import { registerImportCommand } from './commands/import-command.js';
 import { registerEdgesCommand } from './commands/edges-command.js';
 import { registerListCommand } from './commands/list-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
+import { registerTokenCommands } from './commands/token-commands.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
@@ -45,6 +46,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   publish: registerPublishCommand,
   check: registerCheckCommand,
   serve: registerServeCommand,
+  token: registerTokenCommands,
   completion: (program) => registerCompletionCommands(program, () => buildProgram(undefined, 'completion')),
   help: (program) => registerHelpCommand(program, () => buildProgram()),
 };

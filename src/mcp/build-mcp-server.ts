@@ -119,13 +119,22 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     const connect = server.connect.bind(server);
     server.connect = async (transport) => {
       const start = transport.start.bind(transport);
+      let order: CallOrder | null = null;
       transport.start = async () => {
         guardMessages(transport);
-        orders.push(orderCalls(transport, changes, settles));
+        order = orderCalls(transport, changes, settles);
+        orders.push(order);
         await start();
       };
       subscriptions.attach(server.server);
       await connect(transport);
+      // A connection's order is forgotten with it: an HTTP entry connects one instance per request.
+      const forget = transport.onclose;
+      transport.onclose = () => {
+        const at = order === null ? -1 : orders.indexOf(order);
+        if (at >= 0) orders.splice(at, 1);
+        forget?.();
+      };
       // Follows the server made for itself live as long as its connection: closed with the
       // transport, whoever closes it, so nothing keeps running after the client has gone.
       if (shared) return;

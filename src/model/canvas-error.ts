@@ -95,6 +95,8 @@ export type ErrorCode =
   | 'SERVE_FORBIDDEN'
   | 'SERVE_BAD_REQUEST'
   | 'SERVE_UNAVAILABLE'
+  | 'MCP_UNAUTHORIZED'
+  | 'TOKEN_NOT_FOUND'
   | 'SERVER_STOPPING'
   | 'INTERRUPTED';
 
@@ -191,6 +193,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   SERVE_FORBIDDEN: 'rejected',
   SERVE_BAD_REQUEST: 'rejected',
   SERVE_UNAVAILABLE: 'internal',
+  MCP_UNAUTHORIZED: 'rejected',
+  TOKEN_NOT_FOUND: 'rejected',
   SERVER_STOPPING: 'internal',
   INTERRUPTED: 'interrupted',
 };

@@ -13,6 +13,11 @@ export interface GuardOptions {
   token: string;
   /** The cookie the secret is kept in (named by port: cookies are not kept apart by port). */
   cookie: string;
+  /**
+   * A path whose requests carry an agent's bearer token instead of the tab's secret (`/mcp`,
+   * docs/mcp.md "Over HTTP"): its Host is checked, its Origin when it has one, and its token by its route.
+   */
+  bearerPath?: string | undefined;
 }
 
 function same(a: string, b: string): boolean {
@@ -73,6 +78,14 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.header('host') !== options.host) {
       return forbidden(c, 'host', `the Host header ${JSON.stringify(c.req.header('host') ?? '')} is not this server's ${options.host}`, `open the URL canvas serve printed`);
+    }
+    if (options.bearerPath !== undefined && c.req.path === options.bearerPath) {
+      // An agent sends no Origin; a browser page does, and only this server's own may reach it.
+      const origin = c.req.header('origin');
+      if (origin !== undefined && origin !== options.origin) {
+        return forbidden(c, 'origin', `a request from origin ${JSON.stringify(origin)} is not this server's ${options.origin}`, 'call /mcp from an agent, not from a page of another site');
+      }
+      return next();
     }
     const given = c.req.query('token');
     if (given !== undefined) {

@@ -35,6 +35,8 @@ export interface ServeContext {
   track(end: () => void): () => void;
   /** The writes under way, and whether the server is stopping (then new ones are refused). */
   writes: WritesInFlight;
+  /** The MCP endpoint served at `/mcp` (docs/mcp.md, "Over HTTP"), when the server has one. */
+  mcp?: ((request: Request) => Promise<Response>) | undefined;
 }
 
 /** The writes a server has under way (docs/serve.md, "Stopping"). */
@@ -155,6 +157,20 @@ export function serveApp(ctx: ServeContext): Hono {
   app.on(['OPTIONS', 'PUT', 'PATCH', 'DELETE'], '*', (c) =>
     badRequest(c, 405, 'method', `${c.req.method} is not a method this server takes`, 'read with GET; write with a POST from a page this server served'),
   );
+
+  const mcp = ctx.mcp;
+  if (mcp !== undefined) {
+    app.on(['GET', 'POST'], '/mcp', async (c) => {
+      if (ctx.writes.stopping) throw stopping();
+      const answered = mcp(c.req.raw);
+      ctx.writes.running.add(answered);
+      try {
+        return await answered;
+      } finally {
+        ctx.writes.running.delete(answered);
+      }
+    });
+  }
 
   const index = async (c: Context) => c.html(await ctx.pages.index([...ctx.watcher.revisions().keys()]));
   app.get('/', index);

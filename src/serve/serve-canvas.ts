@@ -40,6 +40,8 @@ export interface ServeOptions {
   syncEveryMs?: number | undefined;
   /** The connection limits (default {@link SERVE_LIMITS}; tests pass shorter times). */
   limits?: Partial<ServeLimits> | undefined;
+  /** The MCP endpoint to serve at `/mcp` (docs/mcp.md, "Over HTTP"); closed with the server. */
+  mcp?: { fetch: (request: Request) => Promise<Response>; close: () => Promise<void> } | undefined;
 }
 
 /** What one connection may take (docs/serve.md, "Limits"), in milliseconds and connections. */
@@ -110,7 +112,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
   const writes: WritesInFlight = { stopping: false, running: new Set() };
   const limits = { ...SERVE_LIMITS, ...options.limits };
   // Filled in once the port is known; until then no Host header can match it.
-  const guard: GuardOptions = { host: '', origin: '', token, cookie: '' };
+  const guard: GuardOptions = { host: '', origin: '', token, cookie: '', bearerPath: options.mcp === undefined ? undefined : '/mcp' };
   const app = serveApp({
     ws,
     author: options.author ?? null,
@@ -123,6 +125,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
       return () => streams.delete(end);
     },
     writes,
+    mcp: options.mcp?.fetch,
   });
   // Bound first, so port 0 is known; a request before the guard knows the port is refused. Node
   // checks the header and request times at the checking interval: a tenth of the shorter one.
@@ -159,6 +162,7 @@ export async function serveCanvas(ws: Workspace, options: ServeOptions = {}): Pr
       writes.stopping = true;
       while (writes.running.size > 0) await Promise.allSettled([...writes.running]);
       for (const end of streams) end();
+      await options.mcp?.close();
       await remote.close();
       watcher.close();
       // Idle connections close now; one still writing its answer (a write that just finished)

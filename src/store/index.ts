@@ -22,6 +22,7 @@ export { writePrivateFile } from './files/write-private-file.js';
 export { runGit } from './git/git.js';
 
 // repo/
+export { type AgentToken, addAgentToken, listAgentTokens, revokeAgentToken, whoOfAgentToken } from './repo/agent-tokens.js';
 export { historyEntry } from './repo/history-entry.js';
 export { insideRepository } from './repo/inside-repository.js';
 export { type CanvasRef, listCanvases } from './repo/list-canvases.js';

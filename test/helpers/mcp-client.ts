@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport as V2HttpClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as V2StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator as V2AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -150,6 +152,8 @@ export interface ConnectOptions {
   workspaceArg?: string;
   flags?: readonly string[];
   sdk?: Sdk;
+  /** Talk Streamable HTTP to this `/mcp` URL with this agent token, instead of spawning `canvas mcp`. */
+  http?: { url: string; token: string };
 }
 
 /**
@@ -170,13 +174,15 @@ export async function connectAs(ws: Workspace, who: string, options: ConnectOpti
   let protocol: string;
   if (sdk === 'v1') {
     v1 = testClient();
-    await v1.connect(new StdioClientTransport(params));
+    const headers = { Authorization: `Bearer ${options.http?.token}` };
+    await v1.connect(options.http ? new StreamableHTTPClientTransport(new URL(options.http.url), { requestInit: { headers } }) : new StdioClientTransport(params));
     client = v1 as unknown as AnyClient;
     // The v1 client asks for its latest revision in `initialize`, which the server speaks.
     protocol = LATEST_PROTOCOL_VERSION;
   } else {
     v2 = testClientV2();
-    await v2.connect(new V2StdioClientTransport(params));
+    const headers = { Authorization: `Bearer ${options.http?.token}` };
+    await v2.connect(options.http ? new V2HttpClientTransport(new URL(options.http.url), { requestInit: { headers } }) : new V2StdioClientTransport(params));
     client = v2 as unknown as AnyClient;
     protocol = v2.getNegotiatedProtocolVersion() ?? 'none';
   }

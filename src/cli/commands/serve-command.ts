@@ -58,9 +58,10 @@ export function registerServeCommand(program: Command): void {
       const port = portOf(o.port);
       const syncEveryMs = secondsOf(o.syncEvery) * 1000;
       // Lazy: the HTTP framework and the renderers load for this command only.
-      const { serveCanvas } = await import('../../serve/serve-canvas.js');
+      const [{ serveCanvas }, { createMcpHttp }] = await Promise.all([import('../../serve/serve-canvas.js'), import('../../mcp/mcp-http.js')]);
       const author = o.author ?? process.env.CANVAS_AUTHOR ?? null;
-      const server = await serveCanvas(ws, { host: o.host, port, author: author === '' ? null : author, syncEveryMs });
+      const mcp = await createMcpHttp(ws);
+      const server = await serveCanvas(ws, { host: o.host, port, author: author === '' ? null : author, syncEveryMs, mcp });
       if (!LOOPBACK.has(o.host)) {
         process.stderr.write(`canvas serve: warning: listening on ${o.host}, not 127.0.0.1: anyone who can reach it and holds the URL can edit as ${author ?? 'nobody'}\n`);
       }
