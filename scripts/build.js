@@ -7,6 +7,7 @@
 //   dist/cli/canvas-lazy.cjs  what only some commands use: renderers, site, MCP, publish, import,
 //                             the server of canvas serve
 //   dist/cli/site-worker.cjs  a worker thread of the site build (renderers, snapshot reads)
+//   dist/serve/live.js        the live tab's script, for the browser (src/serve/live/)
 //
 // Two bundles rather than one because the numbers require it: one bundle of everything, with the
 // compile cache, costs 5-6% more CPU per `canvas read` and `canvas replace` (esbuild hoists the
@@ -26,6 +27,8 @@ import { forgetBuilds, isBuilt, recordBuilds } from './build-inputs.js';
 
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
+/** The live tab's script, bundled for the browser (src/serve/live-script.ts reads it). */
+const LIVE_SCRIPT = 'dist/serve/live.js';
 /** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/files/read-package-version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
@@ -63,6 +66,7 @@ if (!cliOnly) {
   execFileSync('node_modules/.bin/tsc', ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 } else {
   rmSync(OUT, { recursive: true, force: true });
+  rmSync(LIVE_SCRIPT, { force: true });
 }
 
 const rel = (p) => relative(ROOT, p).split('\\').join('/');
@@ -159,6 +163,20 @@ await build({ ...common, entryPoints: ['src/site/site-worker.ts'], outfile: join
 
 // 5. The start (no banner: it has no module to locate).
 await build({ ...common, banner: {}, define: {}, entryPoints: ['src/cli/start.ts'], outfile: join(OUT, 'start.cjs') });
+
+// 5b. The live tab's script (src/serve/live/, docs/serve.md): TypeScript modules for the browser,
+// one ES module that `canvas serve` sends as /_canvas/live.js. Outside dist/cli, so the bundles'
+// hash below (the site build's renderer version) does not move when only the tab changes.
+await build({
+  entryPoints: ['src/serve/live/main.ts'],
+  outfile: LIVE_SCRIPT,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  charset: 'utf8',
+  logLevel: 'warning',
+});
 
 // 6. The bundles' hash, which the site build's renderer version takes instead of hashing 2 MB of
 // bundles on every build (src/site/renderer-version.ts).

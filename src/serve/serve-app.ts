@@ -16,6 +16,7 @@ import { canvasForForms } from './canvas-for-forms.js';
 import { changesSince } from './changes-since.js';
 import { parseDecideBody, parseEditBody, parsePreviewBody } from './edit-body.js';
 import type { LivePages } from './live-pages.js';
+import { liveScript } from './live-script.js';
 import { previewFigure } from './preview-figure.js';
 import type { RemoteSync } from './remote-sync.js';
 import { type GuardOptions, refuse, requestGuard } from './request-guard.js';
@@ -175,7 +176,7 @@ export function serveApp(ctx: ServeContext): Hono {
   const index = async (c: Context) => c.html(await ctx.pages.index([...ctx.watcher.revisions().keys()]));
   app.get('/', index);
   app.get('/index.html', index);
-  app.get('/_canvas/live.js', async (c) => c.body(await readTemplate('serve/live.js'), 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
+  app.get('/_canvas/live.js', async (c) => c.body(await liveScript(), 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
   app.get('/_canvas/live.css', async (c) => c.body(await readTemplate('serve/live.css'), 200, { 'Content-Type': 'text/css; charset=utf-8' }));
   app.get('/_events', (c) =>
     streamSSE(c, async (stream) => {

@@ -128,7 +128,7 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
     expect(meta).toContain(`script-src 'self' ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}; connect-src 'self'`);
     const script = await get('/_canvas/live.js');
     expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
-    expect(script.body).toBe(readFileSync(join(import.meta.dirname, '..', '..', 'templates', 'serve', 'live.js'), 'utf8'));
+    expect(script.body).toBe(readFileSync(join(import.meta.dirname, '..', '..', 'dist', 'serve', 'live.js'), 'utf8'));
   });
 });
 

@@ -25,16 +25,27 @@ function packageRoot(): string {
 }
 
 /**
- * Read a file of `templates/` (the page stylesheet), found from the package root so it works
- * from `src/` under the tests, from `dist/lib` and from the bundled CLI. Read once per process.
+ * Read a file of the package, found from the package root so it works from `src/` under the
+ * tests, from `dist/lib` and from the bundled CLI. Read once per process.
+ *
+ * @param path - the file's path inside the package, e.g. `templates/page.css`
+ * @returns its text
+ * @throws the file system's error (ENOENT when the package has no such file)
+ */
+export async function readPackageFile(path: string): Promise<string> {
+  const hit = cache.get(path);
+  if (hit !== undefined) return hit;
+  const text = await readFile(join(packageRoot(), path), 'utf8');
+  cache.set(path, text);
+  return text;
+}
+
+/**
+ * Read a file of `templates/` (the page stylesheet), through {@link readPackageFile}.
  *
  * @param name - the file name inside `templates/`, e.g. `page.css`
  * @returns its text
  */
 export async function readTemplate(name: string): Promise<string> {
-  const hit = cache.get(name);
-  if (hit !== undefined) return hit;
-  const text = await readFile(join(packageRoot(), 'templates', name), 'utf8');
-  cache.set(name, text);
-  return text;
+  return readPackageFile(`templates/${name}`);
 }
