@@ -13,10 +13,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * The longest files at idle, in the order they start (wall, s, each run beside another file):
  * the two Chromium files (41, 38) are kept apart, the second starting about when the first ends,
  * since each keeps more than one core busy at times and the two side by side took 67 and 70 s;
- * the package (22), concurrency (9) and idle-soak (12) run beside the first.
+ * the install from a clone (a whole `npm ci`: 160 s at a load of 17, 51 s of CPU), the package
+ * (22), concurrency (9) and idle-soak (12) run beside the first.
  */
 const LONGEST = [
   'test/serve/serve-in-browser.test.ts',
+  'test/install.test.ts',
   'test/package.test.ts',
   'test/store/concurrency.test.ts',
   'test/store/idle-soak.test.ts',

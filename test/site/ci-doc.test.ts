@@ -38,14 +38,16 @@ function buildSteps(yaml: string): Array<{ uses: string; with: Record<string, st
 async function fixture(): Promise<{ dir: string; bare: string; main: string; site: Record<string, string>; env: NodeJS.ProcessEnv }> {
   const dir = tempDir('canvas-ci-doc-');
   const { bare, ws } = await pushedCanvases(dir, 'ci-a', 'ci-b');
-  // The package as npx would run it: whatever precedes the package name is npx's, the rest the CLI's.
+  // `npm install -g` of the package's tarball, stood in for: it puts this checkout's `canvas` on
+  // the PATH, and takes nothing but the pinned tarball.
   const bin = join(dir, 'bin');
   mkdirSync(bin);
+  const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
   writeFileSync(
-    join(bin, 'npx'),
-    `#!/bin/sh\nwhile [ $# -gt 0 ]; do case "$1" in task-canvas@*|task-canvas) shift; break;; *) shift;; esac; done\nexec '${process.execPath}' '${join(ROOT, 'bin', 'canvas.js')}' "$@"\n`,
+    join(bin, 'npm'),
+    `#!/bin/sh\n[ "$1 $2" = "install -g" ] || exit 9\ncase "$3" in *task-canvas-${version}.tgz) ;; *) exit 9;; esac\nln -sf '${join(ROOT, 'bin', 'canvas.js')}' '${join(bin, 'canvas')}'\n`,
   );
-  chmodSync(join(bin, 'npx'), 0o755);
+  chmodSync(join(bin, 'npm'), 0o755);
   const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' };
   delete env.CANVAS_WORKSPACE;
   delete env.NODE_OPTIONS;
@@ -60,7 +62,7 @@ const bash = (script: string, cwd: string, env: NodeJS.ProcessEnv) => execFileSy
 describe('docs/ci.md', () => {
   it('pins the version of the package it is in', () => {
     const version = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version as string;
-    const pins = [...DOC.matchAll(/task-canvas@(\S+?)[\s`]/g)].map((m) => m[1]);
+    const pins = [...DOC.matchAll(/task-canvas-(\S+?)\.tgz/g)].map((m) => m[1]);
     expect(pins.length).toBeGreaterThanOrEqual(3);
     expect(new Set(pins)).toEqual(new Set([version]));
   });
