@@ -25,6 +25,7 @@ const IN_PROCESS = [
   'test/cli/bidi-reasons.test.ts',
   'test/cli/command-groups.test.ts',
   'test/cli/done-command.test.ts',
+  'test/cli/hints-run.test.ts',
   'test/cli/remote-commands.test.ts',
   'test/cli/spec-example.test.ts',
   'test/cli/swapped-arguments.test.ts',

@@ -86,9 +86,10 @@ export function diffLines(diff: readonly DiffEntry[]): string[] {
  * the answer: the node's diff since base) with its hint on stderr; a rejection goes to stderr
  * with its hint.
  *
+ * @param ledger - the canvas written, which a conflict's hint names in the read it asks for
  * @returns the exit code: 0 applied or proposed, 3 conflict, 2 rejected
  */
-export function printOutcome(o: Outcome, json: boolean, op: string): number {
+export function printOutcome(o: Outcome, json: boolean, op: string, ledger?: string): number {
   if (json) {
     // A refusal is reported even by a quiet run.
     if (o.outcome === 'conflict' || o.outcome === 'rejected') writeAlways(`${JSON.stringify(o)}\n`);
@@ -123,7 +124,7 @@ export function printOutcome(o: Outcome, json: boolean, op: string): number {
       // The hint goes where every hint goes; a quiet run, which prints no diff, still says why.
       const err = process.stderr;
       if (isQuiet()) err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${why}; nothing was applied\n`);
-      err.write(`${paint(err, 2, 'hint')}: read it again (canvas read), decide again, and write against the new Canvas-Base\n`);
+      err.write(`${paint(err, 2, 'hint')}: read it again (canvas read ${ledger ?? '<ledger>'}), decide again, and write against the new Canvas-Base\n`);
       return 3;
     }
     case 'rejected': {

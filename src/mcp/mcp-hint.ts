@@ -60,10 +60,17 @@ export function mcpHint(hint: string): string {
     hint
       // canvas_read answers the revision to write against as `revision`, where `canvas read` prints a Canvas-Base: line.
       .replace(/its Canvas-Base: sha/g, 'its revision')
+      .replace(/the latest Canvas-Base/g, 'the latest revision')
       .replace(/the sha from the Canvas-Base: line of/g, 'the revision of')
       // `canvas grant plan zed viewer --why "..."`: the grant, with its arguments named.
       .replace(new RegExp(`\`?canvas grant (${LEDGER}|<ledger>) (\\S+) (\\S+) --why "\\.\\.\\."\`?`, 'g'), 'canvas_grant with ledger $1, who $2, role $3 and a why')
       .replace(new RegExp(`\`?canvas revoke (${LEDGER}|<ledger>) (\\S+) --why "\\.\\.\\."\`?`, 'g'), 'canvas_revoke with ledger $1, who $2 and a why')
+      // `canvas remove plan b7 --base <sha> --why "..."`: a node's edit, its node and flags named.
+      .replace(
+        new RegExp(`\`?canvas (remove|replace|move) (${LEDGER}) ([a-z][a-z0-9]{1,11})((?: --[a-z]+(?: "[^"]*"| [^\\s-]\\S*)?)*?) --base <sha> --why "\\.\\.\\."\`?`, 'g'),
+        (_, verb: string, ledger: string, node: string, flags: string) =>
+          `${TOOL_OF[verb]} with ledger ${ledger}, node ${node}${flags.replace(/ --([a-z]+)/g, ', $1')}, your latest revision as base and a why`,
+      )
       // `run \`canvas read plan\``, `canvas create plan --why "..."`, `canvas proposals plan`.
       .replace(new RegExp(`(run:? )?\`?canvas ([a-z]+)(?: (${LEDGER}|<ledger>)(?![\\w-]))?( --why "\\.\\.\\.")?\`?`, 'g'), (whole, run: string | undefined, verb: string, ledger: string | undefined, why: string | undefined) => {
         const tool = TOOL_OF[verb];

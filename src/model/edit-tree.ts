@@ -139,7 +139,7 @@ export function editTree(canvas: Canvas, edit: TreeEdit): { canvas: Canvas; node
         throw new CanvasError(
           'HAS_CHILDREN',
           `section ${old.id} has ${old.children.length} child node(s) and cannot become a ${payload.type}: ${old.children.map((c) => c.id).join(', ')}`,
-          `move or remove each child first (canvas move/remove <id>), or replace only the title with --section TITLE`,
+          `move or remove each child first, one edit each (${old.children.map((c) => `canvas remove ${canvas.ledger} ${c.id} --base <sha> --why "..."`).join('; ')}); or replace only the title: canvas replace ${canvas.ledger} ${old.id} --section "<title>" --base <sha> --why "..."`,
           { node: old.id, children: childrenData(old) },
         );
       }
@@ -171,7 +171,7 @@ export function editTree(canvas: Canvas, edit: TreeEdit): { canvas: Canvas; node
         throw new CanvasError(
           'HAS_CHILDREN',
           `section ${entry.node.id} has ${kids.length} child node(s): ${kids.map((c) => `${c.id} (${c.type})`).join(', ')}; remove takes one node`,
-          `remove or move each child first, one edit each: ${kids.map((c) => `canvas remove ${canvas.ledger} ${c.id}`).join('; ')}`,
+          `remove or move each child first, one edit each, each against the latest Canvas-Base: ${kids.map((c) => `canvas remove ${canvas.ledger} ${c.id} --base <sha> --why "..."`).join('; ')}`,
           { node: entry.node.id, children: childrenData(entry.node) },
         );
       }

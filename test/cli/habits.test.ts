@@ -85,7 +85,7 @@ describe('--quiet, on every command: only errors', () => {
     expect(loud.stdout).toMatch(/^conflict: /);
     expect(loud.stdout).toContain(`replaced ${node}`);
     expect(loud.stdout).not.toContain('hint:');
-    expect(loud.stderr).toBe('hint: read it again (canvas read), decide again, and write against the new Canvas-Base\n');
+    expect(loud.stderr).toBe('hint: read it again (canvas read quiet), decide again, and write against the new Canvas-Base\n');
     const json = await runMain(ws, ['replace', 'quiet', node, '--text', 'mine', '--base', base, '--why', 'against an old base', '-q', '--json']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ outcome: 'conflict', code: 'STALE_BASE' });

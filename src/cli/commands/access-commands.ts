@@ -72,7 +72,7 @@ export function registerAccessCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<proposal>', 'the proposal id')
     .action(async (ledger: string, proposal: string, o: WriteOptions) => {
-      process.exitCode = printOutcome(await (await writes()).approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve');
+      process.exitCode = printOutcome(await (await writes()).approveProposal(workspaceOf(o), { ...common(ledger, o), proposal }), Boolean(o.json), 'approve', ledger);
     });
 
   withWrite(program.command('reject'))

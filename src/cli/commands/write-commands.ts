@@ -64,7 +64,7 @@ export function registerWriteCommands(program: Command): void {
     .option('--into <section>', 'place it first in this section, or root')
     .action(async (ledger: string, o: WriteOptions & PayloadOptions) => {
       const outcome = await (await writes()).insertNode(workspaceOf(o), { ...common(ledger, o), after: o.after, into: o.into, payload: payloadOf(o) });
-      done(printOutcome(outcome, Boolean(o.json), 'insert'));
+      done(printOutcome(outcome, Boolean(o.json), 'insert', ledger));
     });
 
   withPayload(withEdit(program.command('replace')))
@@ -73,7 +73,7 @@ export function registerWriteCommands(program: Command): void {
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: WriteOptions & PayloadOptions) => {
       const outcome = await (await writes()).replaceNode(workspaceOf(o), { ...common(ledger, o), node, payload: payloadOf(o) });
-      done(printOutcome(outcome, Boolean(o.json), 'replace'));
+      done(printOutcome(outcome, Boolean(o.json), 'replace', ledger));
     });
 
   withEdit(program.command('remove'))
@@ -81,7 +81,7 @@ export function registerWriteCommands(program: Command): void {
     .argument('<ledger>', 'the ledger id')
     .argument('<node>', 'the node id')
     .action(async (ledger: string, node: string, o: WriteOptions) => {
-      done(printOutcome(await (await writes()).removeNode(workspaceOf(o), { ...common(ledger, o), node }), Boolean(o.json), 'remove'));
+      done(printOutcome(await (await writes()).removeNode(workspaceOf(o), { ...common(ledger, o), node }), Boolean(o.json), 'remove', ledger));
     });
 
   withEdit(program.command('move'))
@@ -92,7 +92,7 @@ export function registerWriteCommands(program: Command): void {
     .option('--into <section>', 'place it first in this section, or root')
     .action(async (ledger: string, node: string, o: WriteOptions) => {
       const outcome = await (await writes()).moveNode(workspaceOf(o), { ...common(ledger, o), node, after: o.after, into: o.into });
-      done(printOutcome(outcome, Boolean(o.json), 'move'));
+      done(printOutcome(outcome, Boolean(o.json), 'move', ledger));
     });
 
   withWrite(program.command('freeze'))

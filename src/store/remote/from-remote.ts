@@ -52,7 +52,11 @@ export async function copyRemote(given: string, at?: string): Promise<RemoteCopy
         const shown = maskCredentials(url);
         throw new CanvasError('NO_CANVAS_FOUND', `the remote ${shown} has no main: no canvas was ever pushed there`, 'check the URL; a first write pushes main', { url: shown });
       }
-      throw remoteFailed('fetch', url, fetched.stderr, false);
+      throw remoteFailed('fetch', url, fetched.stderr, false, {
+        done: 'nothing was built',
+        again: 'build again',
+        where: 'that --from names a git repository (a path or a URL) this machine can reach',
+      });
     }
     const { stdout } = await runGit(ws.repo, ['rev-parse', 'refs/heads/main']);
     let main = stdout.trim();

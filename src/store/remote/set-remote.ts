@@ -34,7 +34,9 @@ export async function setRemote(ws: Workspace, url: string): Promise<string> {
   const dir = localDirectory(target);
   if (dir !== null) await checkBare(dir);
   const probe = await runGit(ws.root, ['ls-remote', '--heads', target], { allowFail: true });
-  if (probe.code !== 0) throw remoteFailed('fetch', target, probe.stderr, false);
+  if (probe.code !== 0) {
+    throw remoteFailed('fetch', target, probe.stderr, false, { done: 'nothing was set', again: 'set it again', where: 'the network and the URL (a path or a git URL)' });
+  }
   await ensureRepo(ws);
   await withRepoLock(join(ws.repo, '.git'), async () => {
     await runGit(ws.repo, ['config', '--unset-all', `remote.${REMOTE}.fetch`], { allowFail: true });
