@@ -23,7 +23,13 @@ function installLines(): string[] {
     .filter(Boolean);
 }
 
-describe("the README's install, in a fresh directory", () => {
+// A whole `npm ci` of the project (650 packages and the build): about 80 s of CPU, minutes of wall
+// time on a loaded machine. It runs under CI (`CI=true`, as `.ci/run` sets), where the README's
+// promise is kept for a fresh machine, and wherever CANVAS_TEST_INSTALL=1 asks for it.
+const run = process.env.CI === 'true' || process.env.CANVAS_TEST_INSTALL === '1';
+if (!run) console.log('test/install.test.ts: skipped (a whole npm ci): set CANVAS_TEST_INSTALL=1, or CI=true, to run it');
+
+describe.runIf(run)("the README's install, in a fresh directory", () => {
   it('clones, installs with no warning, links, and gives the canvas command on the PATH', () => {
     const dir = realpathSync(tempDir('canvas-install-'));
     const prefix = join(dir, 'global');

@@ -180,20 +180,25 @@ describe('the packed package, installed into an empty project', () => {
     const bin = join(app, 'node_modules', '.bin', 'canvas');
     let sha = '';
     let node = '';
+    let expected = '';
     for (const line of readmeUse()) {
       if (line.startsWith('export ')) continue;
       if (line.startsWith('mkdir -p ')) {
         mkdirSync(ws, { recursive: true });
         continue;
       }
-      const args = shellWords(line.replace(/<sha>/g, sha).replace(/<node>/g, node));
+      const args = shellWords(line.replace(/<sha>/g, sha).replace(/<node>/g, node).replace(/<expected>/g, expected));
       expect(args[0], line).toBe('canvas');
       const r = run(bin, args.slice(1), cwd, env);
       expect(r.code, `${line}\n${r.stderr}`).toBe(0);
       sha = /^Canvas-Base: ([0-9a-f]{40})$/m.exec(r.stdout)?.[1] ?? sha;
       node = /^applied insert (\S+)$/m.exec(r.stdout)?.[1] ?? node;
+      expected = /^nodes: \S+ (\S+)$/m.exec(r.stdout)?.[1] ?? expected;
     }
     expect(node).not.toBe('');
+    // The question reads after the problem and the expected value, as the README's order says.
+    const read = run(bin, ['read', 'fix-login'], cwd, env);
+    expect([...read.stdout.matchAll(/ id="([a-z0-9]+)"/g)].map((m) => m[1]).at(-1)).toBe(node);
     expect(existsSync(join(cwd, 'page.html'))).toBe(true);
     expect(existsSync(join(cwd, 'site', 'fix-login', 'index.html'))).toBe(true);
   });
