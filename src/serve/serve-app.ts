@@ -58,12 +58,15 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
 
 /**
  * The policy every response carries as a header (docs/serve.md, "Security"), beside the page's
- * own meta policy (a browser enforces both): scripts from the server and the pinned Mermaid
- * module only, no framing, nothing else from anywhere.
+ * own meta policy (a browser enforces both): scripts from the server, the index's own inline
+ * script (`templates/index.js`, by its hash) and the pinned Mermaid module only, no framing,
+ * nothing else from anywhere.
+ *
+ * @param indexScript - the text of the index's inline script
  */
-const HEADER_POLICY = [
+const headerPolicy = (indexScript: string) => [
   "default-src 'none'",
-  `script-src 'self' ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`,
+  `script-src 'self' ${sha256(indexScript)} ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`,
   "style-src 'self' 'unsafe-inline'",
   'img-src data:',
   "connect-src 'self'",
@@ -144,9 +147,11 @@ async function session(ctx: ServeContext, ledger: string): Promise<Record<string
  */
 export function serveApp(ctx: ServeContext): Hono {
   const app = new Hono();
+  let policy: Promise<string> | undefined;
   app.use('*', async (c, next) => {
     await next();
-    c.header('Content-Security-Policy', HEADER_POLICY);
+    policy ??= readTemplate('index.js').then(headerPolicy);
+    c.header('Content-Security-Policy', await policy);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
