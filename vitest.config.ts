@@ -24,6 +24,7 @@ const IN_PROCESS = [
   'test/cli/bad-characters.test.ts',
   'test/cli/bidi-reasons.test.ts',
   'test/cli/command-groups.test.ts',
+  'test/cli/desk-command.test.ts',
   'test/cli/done-command.test.ts',
   'test/cli/hints-run.test.ts',
   'test/cli/remote-commands.test.ts',

@@ -8,6 +8,7 @@ export const COMMAND_GROUP_NAMES = {
   write: ['create', 'open', 'insert', 'replace', 'remove', 'move', 'freeze', 'abandon'],
   read: ['read', 'history', 'log'],
   list: ['list'],
+  desk: ['desk'],
   search: ['search'],
   edges: ['edges'],
   watch: ['watch', 'unwatch', 'inbox'],

@@ -28,6 +28,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   freeze: ['canvas freeze fix-login --why "shipped in 2.4.1"'],
   abandon: ['canvas abandon fix-login --why "superseded by fix-auth-2, which replaces the login flow"'],
   list: ['canvas list', 'canvas list --unwritten-by-runs --json'],
+  desk: ['canvas desk', 'canvas desk --json'],
   search: ['canvas search idle timeout', 'canvas search "use markdown" --type section --json', 'canvas search proxy --ledger fix-login --limit 5'],
   edges: ['canvas edges fix-login', 'canvas edges fix-login --json'],
   watch: ['canvas watch fix-login --author ana'],

@@ -13,6 +13,7 @@ import { registerHelpCommand } from './commands/help-command.js';
 import { registerImportCommand } from './commands/import-command.js';
 import { registerEdgesCommand } from './commands/edges-command.js';
 import { registerListCommand } from './commands/list-command.js';
+import { registerDeskCommand } from './commands/desk-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
@@ -33,6 +34,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   write: registerWriteCommands,
   read: registerReadCommands,
   list: registerListCommand,
+  desk: registerDeskCommand,
   search: registerSearchCommand,
   edges: registerEdgesCommand,
   watch: registerWatchCommands,

@@ -1,3 +1,4 @@
+import type { DeskProposal } from '../model/desk.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { indexEntryOf } from '../render/html/index-entry.js';
 import type { LiveAssets } from '../render/html/live-assets.js';
@@ -5,16 +6,17 @@ import { preparePage } from '../render/html/prepare-page.js';
 import { readTemplate } from '../render/html/read-template.js';
 import { renderIndex } from '../render/html/render-index.js';
 import { renderPage } from '../render/html/render-page.js';
-import { readSnapshot, RepoReader, type Workspace } from '../store/index.js';
+import { readOpenProposals, readSnapshot, RepoReader, type Workspace } from '../store/index.js';
 
 /** Where the served pages load the live script and stylesheet from. */
 const LIVE_ASSETS: LiveAssets = { script: '/_canvas/live.js', stylesheet: '/_canvas/live.css' };
 
-/** One canvas as served: its snapshot, and its page once a tab asked for it. */
+/** One canvas as served: its snapshot, and its page and its open proposals once asked for. */
 interface Served {
   revision: string;
   snapshot: Snapshot;
   html: string | null;
+  proposals: DeskProposal[] | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export class LivePages {
     const hit = this.pages.get(ledger);
     if (hit && hit.revision === revision) return hit;
     const snapshot = await readSnapshot(this.ws, { ledger });
-    const served: Served = { revision: snapshot.revision, snapshot, html: null };
+    const served: Served = { revision: snapshot.revision, snapshot, html: null, proposals: null };
     this.pages.set(ledger, served);
     return served;
   }
@@ -66,7 +68,11 @@ export class LivePages {
    */
   async index(ledgers: readonly string[]): Promise<string> {
     const entries = [];
-    for (const ledger of [...ledgers].sort()) entries.push(indexEntryOf((await this.served(ledger)).snapshot));
+    for (const ledger of [...ledgers].sort()) {
+      const served = await this.served(ledger);
+      served.proposals ??= await readOpenProposals(this.ws, ledger, served.snapshot.canvas, served.revision);
+      entries.push(indexEntryOf(served.snapshot, served.proposals));
+    }
     const css = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
     return renderIndex(entries, css, LIVE_ASSETS, await readTemplate('index.js'));
   }

@@ -1,11 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
+import type { DeskProposal } from '../model/desk.js';
 import { indexEntryOf } from '../render/html/index-entry.js';
-import { type CanvasRef, readSnapshots, RepoReader, type Workspace } from '../store/index.js';
+import { type CanvasRef, readOpenProposals, readSnapshots, RepoReader, type Workspace } from '../store/index.js';
 import type { ManifestEntry, SiteRenderers } from './build-site.js';
 import { contentHash } from './content-hash.js';
 import { writeSiteFile } from './write-site-file.js';
+
+/** An error of one canvas as its failure: a refusal keeps its code; anything else is internal. */
+function toCanvasError(e: unknown): CanvasError {
+  return e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
+}
 
 /** What building one canvas came to: its manifest entry, or why it failed. */
 export type CanvasResult = { ledger: string; entry: ManifestEntry } | { ledger: string; failed: { code: string; message: string } };
@@ -32,8 +38,13 @@ export interface SiteOut {
 export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow'>): Promise<CanvasResult[]> {
   const reader = new RepoReader(ws);
   let snapshots: Awaited<ReturnType<typeof readSnapshots>>;
+  // Each canvas's proposals waiting for a decision, for the index's desk (docs/site.md, "The desk").
+  const proposals: Array<DeskProposal[] | CanvasError> = [];
   try {
     snapshots = await readSnapshots(reader, refs);
+    for (const s of snapshots) {
+      proposals.push(s instanceof CanvasError ? s : await readOpenProposals(ws, s.ledger, s.canvas, s.revision, reader).catch((e: unknown) => toCanvasError(e)));
+    }
   } finally {
     reader.close();
   }
@@ -42,6 +53,8 @@ export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], o
     const { ledger } = refs[i]!;
     try {
       if (snapshot instanceof CanvasError) throw snapshot;
+      const open = proposals[i]!;
+      if (open instanceof CanvasError) throw open;
       const files: Record<string, string> = {
         'index.html': await renderers.renderPage(snapshot),
         'comment.md': renderers.renderComment(snapshot),
@@ -58,12 +71,12 @@ export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], o
         }
       }
       for (const [name, content] of Object.entries(files)) writeSiteFile(out.path, out.given, `${ledger}/${name}`, content);
-      const entry = indexEntryOf(snapshot);
+      const entry = indexEntryOf(snapshot, open);
       const row = renderers.renderIndexRow?.(entry);
       const hashes = Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)]));
       results.push({ ledger, entry: { ...entry, ...(row === undefined ? {} : { row }), files: hashes } });
     } catch (e) {
-      const err = e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
+      const err = toCanvasError(e);
       results.push({ ledger, failed: { code: err.code, message: err.message } });
     }
   }

@@ -56,6 +56,7 @@ export { type AccessReport, readAccess, roleOnCanvas } from './read/read-access.
 export { type CanvasText, readCanvasText } from './read/read-canvas-text.js';
 export { type CanvasRead, readCanvas } from './read/read-canvas.js';
 export { type Inbox, type InboxCanvas, type InboxEvent, type InboxProposal, readInbox } from './read/read-inbox.js';
+export { readDesk, readOpenProposals } from './read/read-desk.js';
 export { readLinkGraph } from './read/read-link-graph.js';
 export { readNodes } from './read/read-nodes.js';
 export { readSnapshot, type SnapshotOptions } from './read/read-snapshot.js';

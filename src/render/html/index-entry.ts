@@ -1,4 +1,5 @@
 import { canvasSummary } from '../../model/canvas-summary.js';
+import { type DeskProposal, deskQuestionsOf } from '../../model/desk.js';
 import { indexNodes } from '../../model/index-nodes.js';
 import type { Snapshot } from '../../model/snapshot.js';
 import type { IndexEntry } from './render-index.js';
@@ -9,9 +10,10 @@ import type { IndexEntry } from './render-index.js';
  * snapshot. Written once for `canvas build` and `canvas serve`.
  *
  * @param snapshot - the canvas at its revision
+ * @param proposals - its proposals waiting for a decision, for the desk (docs/site.md, "The desk")
  * @returns the entry
  */
-export function indexEntryOf(snapshot: Snapshot): IndexEntry {
+export function indexEntryOf(snapshot: Snapshot, proposals: readonly DeskProposal[] = []): IndexEntry {
   const nodes = [...indexNodes(snapshot.canvas).values()];
   const questions = nodes.filter((e) => e.node.type === 'question');
   const last = snapshot.lastEdit;
@@ -25,5 +27,6 @@ export function indexEntryOf(snapshot: Snapshot): IndexEntry {
     nodes: nodes.length,
     lastEdit: last ? { date: last.date, author: last.author, op: last.op, reason: last.reason } : null,
     ending: snapshot.ending ? { kind: snapshot.ending.kind, commit: snapshot.ending.commit, reason: snapshot.ending.reason, editedSince: snapshot.ending.editedSince } : null,
+    desk: { questions: deskQuestionsOf(snapshot), proposals: [...proposals] },
   };
 }

@@ -2,11 +2,13 @@ import type { Element, ElementContent, Root } from 'hast';
 import { h } from 'hastscript';
 import { toHtml } from 'hast-util-to-html';
 import { endingLine } from '../../model/ending-line.js';
+import { type Desk, sortDesk } from '../../model/desk.js';
 import type { Ending } from '../../model/snapshot.js';
 import { formatDate } from '../format-date.js';
 import { isolateBidi } from '../isolate-bidi.js';
 import { shortSha } from '../short-sha.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
+import { deskSection } from './desk-section.js';
 import { type LiveAssets, liveElements } from './live-assets.js';
 import { headElements } from './head-elements.js';
 
@@ -22,6 +24,8 @@ export interface IndexEntry {
   lastEdit: { date: string; author: string; op: string; reason: string } | null;
   /** The latest ending (docs/store.md, "Endings"). */
   ending: Pick<Ending, 'kind' | 'commit' | 'reason' | 'editedSince'> | null;
+  /** What of this canvas waits for a person: its open questions and open proposals (docs/site.md, "The desk"). */
+  desk?: Desk;
 }
 
 function endingCell(ending: IndexEntry['ending']): Array<ElementContent | string> {
@@ -93,8 +97,9 @@ function tools(): Element {
 }
 
 /**
- * Render the site's index page (`docs/site.md`, "The index"): one standalone page listing every
- * canvas, with its summary, open questions, last edit, latest ending ("frozen at <sha>: <reason>",
+ * Render the site's index page (`docs/site.md`, "The index"): one standalone page that opens with
+ * the desk (every open question and open proposal of the entries, docs/site.md "The desk"), then
+ * lists every canvas, with its summary, open questions, last edit, latest ending ("frozen at <sha>: <reason>",
  * "abandoned at <sha>: <reason>", docs/store.md "Endings") and a link to its page; a
  * table on a wide screen, one card per canvas on a phone. With `script`, a search box and a sort
  * order (by name, last edit or open questions) that the script shows and runs; without it, or
@@ -116,8 +121,10 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
     entries.length === 0
       ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
       : [
+          deskSection(sortDesk({ questions: entries.flatMap((e) => e.desk?.questions ?? []), proposals: entries.flatMap((e) => e.desk?.proposals ?? []) })),
+          h('h2', { id: 'canvases-title' }, 'Every canvas'),
           ...(script === undefined ? [] : [tools()]),
-          h('table', { className: ['canvases'] }, [
+          h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [
             h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]),
             h(
               'tbody',

@@ -48,8 +48,10 @@ export function figure(node: FigureNode, ctx: PageContext): Element {
   const caption = node.caption ? [h('span', { className: ['figure-kind'] }, `${figureLabel(node.kind)}:`), ' ', node.caption] : [figureLabel(node.kind)];
   return h('figure', { id: node.id, className: ['node', 'figure', `figure-${node.kind}`] }, [
     nodeReasons(node.id, ctx),
-    ...picture(node, ctx),
+    // The caption stays with the picture (a figcaption is its figure's first or last child), so
+    // the note of a crossing goes above the picture.
     ...crossingNote(node.id, ctx),
+    ...picture(node, ctx),
     h('figcaption', caption),
   ]);
 }
