@@ -2,6 +2,7 @@
 // pages are the built pages plus the live assets, writes go through the store's verbs with their
 // outcomes as the store gives them, the one watcher reports moved refs on the event stream, and
 // the server keeps writing across its git helpers' idle periods.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -118,7 +119,10 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
     const page = await get('/demo/');
     expect(page.status).toBe(200);
     const csp = String(page.headers['content-security-policy']);
-    expect(csp).toMatch(/^default-src 'none'; script-src 'self' 'sha256-[^']+' https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/mermaid\.esm\.min\.mjs https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/chunks\/mermaid\.esm\.min\/;/);
+    // The index's own script and Mermaid's start-up, by their hashes.
+    expect(csp).toMatch(/^default-src 'none'; script-src 'self' 'sha256-[^']+' 'sha256-[^']+' https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/mermaid\.esm\.min\.mjs https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/chunks\/mermaid\.esm\.min\/;/);
+    const indexScript = readFileSync(join(import.meta.dirname, '..', '..', 'templates', 'index.js'), 'utf8');
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(indexScript, 'utf8').digest('base64')}'`);
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("connect-src 'self'");
     expect(page.headers['x-frame-options']).toBe('DENY');

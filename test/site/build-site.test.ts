@@ -48,7 +48,11 @@ describe('canvas build', () => {
       for (const c of (n.children ?? []) as (typeof n)[]) visit(c);
     };
     visit(index as never);
-    expect(links).toEqual(['concurrency/index.html', 'node-identity/index.html', 'projections/index.html', 'store-substrate/index.html']);
+    // The desk's links (to each open question and its canvas) come first, then one per canvas row.
+    const rows = links.slice(links.lastIndexOf('concurrency/index.html'));
+    expect(rows).toEqual(['concurrency/index.html', 'node-identity/index.html', 'projections/index.html', 'store-substrate/index.html']);
+    expect(links.slice(0, links.length - rows.length).every((l) => /^[a-z-]+\/index\.html(#[a-z0-9]+)?$/.test(l))).toBe(true);
+    expect(files['index.html']).toContain('<section id="desk"');
     expect(files['index.html']).toContain('frozen');
     // Every page and the index validate; every comment is Markdown without raw HTML.
     const validator = new HtmlValidate(new FileSystemConfigLoader());
