@@ -39,6 +39,8 @@ describe('a signal during a write', () => {
     const run = await runStopped(fixture.path, ws, c.args, c.author, 'moved', 'SIGINT', 2);
     const main = execFileSync('git', ['rev-parse', 'main'], { cwd: ws.repo, encoding: 'utf8' }).trim();
     expect(run.signal).toBeNull();
+    // The Ctrl-C reached the command alone: its git processes run in groups of their own.
+    expect(run.grouped).toEqual([]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain(`the write was applied as ${main}`);
     // The outcome itself was cut short, and the second signal said so instead.

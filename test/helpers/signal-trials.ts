@@ -8,13 +8,16 @@
  * - stopped before the point of no return (`locked`, `checked`): nothing applied, exit 130 or
  *   143, `INTERRUPTED` printed (the error object with `--json`), no outcome;
  * - from the point of no return on (`commit`, `moved`, `files`, `done`): the write applied, its
- *   outcome printed with the revision main moved to, exit 0.
+ *   outcome printed with the revision main moved to, exit 0;
+ * - at every stop, the writer is alone in its process group: git (the object reader, the ref
+ *   transaction) runs in groups of its own, so a Ctrl-C never reaches it.
  *
  * A process ended by the signal itself (no exit code) is a lost outcome. Shared by the test
  * suite (one trial at each step of each kind) and `bench/signal-trials.ts` (both signals, many
  * rounds).
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { SIGNAL_EXIT } from '../../src/cli/signal-guard.js';
 import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
@@ -62,6 +65,29 @@ interface Run {
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
+  /** The other processes (`<pid> <name>`) in the writer's process group at each stop: none, or a Ctrl-C reaches them too. */
+  grouped: string[];
+}
+
+/**
+ * The processes in process group `group` (`<pid> <name>`), read from /proc: field 5 of
+ * `/proc/<pid>/stat` is the group, after the name in parentheses.
+ */
+function groupMembers(group: number): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    if (Number(fields[2]) === group) found.push(`${pid} ${stat.slice(stat.indexOf('(') + 1, close)}`);
+  }
+  return found;
 }
 
 /**
@@ -75,7 +101,7 @@ export function runStopped(fixture: string, ws: Workspace, args: string[], autho
       stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
       detached: true,
     });
-    const run: Run = { reached: false, code: null, signal: null, stdout: '', stderr: '' };
+    const run: Run = { reached: false, code: null, signal: null, stdout: '', stderr: '', grouped: [] };
     child.stdout.on('data', (b) => (run.stdout += b));
     child.stderr.on('data', (b) => (run.stderr += b));
     (child.stdin as Writable).on('error', () => {});
@@ -85,6 +111,8 @@ export function runStopped(fixture: string, ws: Workspace, args: string[], autho
       partial = lines.pop() ?? '';
       for (const _ of lines) {
         run.reached = true;
+        // The writer leads its group (detached); git must run in groups of its own.
+        for (const m of groupMembers(child.pid!)) if (!m.startsWith(`${child.pid} `)) run.grouped.push(m);
         try {
           if (signal === 'SIGINT') process.kill(-child.pid!, signal);
           else process.kill(child.pid!, signal);
@@ -157,6 +185,7 @@ export async function runSignalTrials(options: SignalTrialOptions): Promise<Sign
           report.byStep[step] = (report.byStep[step] ?? 0) + 1;
           report.bySignal[signal] = (report.bySignal[signal] ?? 0) + 1;
           if (!run.reached) fail(`never reached ${step}`);
+          else if (run.grouped.length > 0) fail(`a Ctrl-C reaches git too: ${run.grouped.join(', ')} in the writer's process group`);
           else if (run.signal !== null) fail(`ended by ${run.signal} itself with the write ${moved ? 'applied' : 'not applied'}: the caller cannot tell`);
           else if (moved !== s >= pointOfNoReturn) fail(`the write was ${moved ? '' : 'not '}applied`);
           else if (moved) {
