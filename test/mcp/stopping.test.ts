@@ -16,7 +16,7 @@ let fixture: BundledScript;
 let ws: Workspace;
 
 beforeAll(async () => {
-  fixture = await bundleScript('test/mcp/fixtures/mcp-paused.ts', { splitting: true });
+  fixture = await bundleScript('test/cli/fixtures/paused-at-commit.ts', { splitting: true });
   ws = tempWorkspace('canvas-mcp-stop-');
   await createCanvas(ws, { ledger: 'st', why: 'a canvas to end', author: AUTHOR });
 });

@@ -2,9 +2,13 @@
 // "Limits", "Stopping"): the token exchange redirects to a path of this server only, a body that
 // is not UTF-8 is refused, no request prints a stack trace, slow and idle connections are closed,
 // connections are capped, and stopping lets the writes under way answer while refusing new ones.
+import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { canvasLog } from '../../src/store/read/canvas-log.js';
 import { onWriteStep } from '../../src/store/repo/write-steps.js';
+import { bundleScript } from '../helpers/bundle-script.js';
 import { repoState } from '../helpers/workspace.js';
 import { rawRequest, revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
 
@@ -126,6 +130,55 @@ describe('stopping (docs/serve.md, "Stopping")', () => {
       expect(await revisionOf(t.ws)).toBe(JSON.parse(answered.body).revision);
     } finally {
       stop();
+    }
+  });
+
+  it('as a process on SIGTERM: the write under way answers, a new one gets SERVER_STOPPING, then it exits 0', async () => {
+    // The CLI's entry with its writes held at their point of no return until the test says go.
+    const fixture = await bundleScript('test/cli/fixtures/paused-at-commit.ts', { splitting: true });
+    const t = await servedWorkspace();
+    await t.server.close();
+    try {
+      const base = await revisionOf(t.ws);
+      const child = spawn(process.execPath, [fixture.path, 'serve', '--port', '0', '--json', '--workspace', t.ws.root], {
+        env: { ...process.env, CANVAS_AUTHOR: 'leo | by-hand', NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      });
+      const control = child.stdio[3] as Readable & Writable;
+      let stdout = '';
+      let stderr = '';
+      child.stderr!.on('data', (b) => (stderr += b));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+      const listening = await new Promise<{ url: string; origin: string; port: number }>((resolve) =>
+        child.stdout!.on('data', (b) => {
+          stdout += b;
+          if (stdout.endsWith('\n')) resolve(JSON.parse(stdout));
+        }),
+      );
+      const token = new URL(listening.url).searchParams.get('token');
+      const headers = { host: `127.0.0.1:${listening.port}`, cookie: `canvas-token-${listening.port}=${token}`, origin: listening.origin, 'content-type': 'application/json' };
+      const write = (id: string, why: string, node: Record<string, unknown>) =>
+        rawRequest(listening.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id, base, why, node }));
+      const atCommit = new Promise<void>((resolve) => control.once('data', () => resolve()));
+      const first = write(t.ids.text, 'under way when stopped', { type: 'text', text: 'Finished.' });
+      await atCommit;
+      const told = new Promise<void>((resolve) => child.stderr!.on('data', () => stderr.includes('stopping') && resolve()));
+      child.kill('SIGTERM');
+      await told;
+      const second = await write(t.ids.question, 'too late', { type: 'question', text: 'Never?', answered: false });
+      expect(second.status).toBe(503);
+      expect(JSON.parse(second.body).error).toMatchObject({ code: 'SERVER_STOPPING' });
+      control.write('g');
+      const answered = await first;
+      expect(answered.status).toBe(200);
+      expect(JSON.parse(answered.body)).toMatchObject({ outcome: 'applied' });
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(await revisionOf(t.ws)).toBe(JSON.parse(answered.body).revision);
+      const log = JSON.stringify(await canvasLog(t.ws, { ledger: 'demo' }));
+      expect(log).toContain('under way when stopped');
+      expect(log).not.toContain('too late');
+    } finally {
+      fixture.remove();
     }
   });
 });

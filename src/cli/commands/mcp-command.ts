@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { stopOnSignal } from '../stop-on-signal.js';
 
 /** Register `canvas mcp --as <who> [--workspace DIR]` (docs/mcp.md). */
 export function registerMcpCommand(program: Command): void {
@@ -13,12 +14,7 @@ export function registerMcpCommand(program: Command): void {
       // SIGTERM or SIGINT: the calls under way answer, new ones are refused, then the server
       // ends (docs/mcp.md, "Stopping"); a second signal ends it at once.
       const stopping = new AbortController();
-      const stop = () => {
-        process.stderr.write('canvas mcp: stopping: answering the calls under way, refusing new ones\n');
-        stopping.abort();
-      };
-      process.once('SIGTERM', stop);
-      process.once('SIGINT', stop);
+      stopOnSignal('canvas mcp', 'answering the calls under way, refusing new ones', () => stopping.abort());
       await startMcpServer({ who: o.as, workspace: o.workspace }, { signal: stopping.signal });
     });
 }

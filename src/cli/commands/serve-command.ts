@@ -4,6 +4,7 @@ import { CanvasError } from '../../model/canvas-error.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { stopOnSignal } from '../stop-on-signal.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
@@ -69,11 +70,9 @@ export function registerServeCommand(program: Command): void {
       if (o.json) printJson({ url: server.url, origin: server.origin, port: server.port });
       else process.stdout.write(`canvas serve: ${server.url}\n`);
       if (o.open) openBrowser(server.url);
-      await new Promise<void>((resolve) => {
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+      // SIGTERM or SIGINT: the writes under way answer, new ones are refused, then the server
+      // ends (docs/serve.md, "Stopping"); a second signal ends it at once.
+      await new Promise<void>((resolve) => stopOnSignal('canvas serve', 'answering the writes under way, refusing new ones', resolve));
       await server.close();
     });
 }
