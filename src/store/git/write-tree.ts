@@ -1,6 +1,10 @@
 import { join } from 'node:path';
-import type { RepoReader } from '../repo/repo-reader.js';
 import { writeObject } from './write-object.js';
+
+/** What reads the base trees: an object by sha, raw, or null when the repository lacks it (the store's `RepoReader`). */
+interface ObjectReader {
+  object(sha: string): Promise<Buffer | null>;
+}
 
 interface TreeEntry {
   mode: string;
@@ -43,7 +47,7 @@ function entryKey(e: TreeEntry): Buffer {
  */
 export async function writeTree(
   repo: string,
-  reader: RepoReader,
+  reader: ObjectReader,
   base: string | null,
   changes: ReadonlyMap<string, string | null>,
 ): Promise<string> {
