@@ -16,7 +16,8 @@ import type * as ListCanvasEntries from './store/read/list-canvas-entries.js';
 import type * as ListCanvases from './store/repo/list-canvases.js';
 import type * as NodeHistory from './store/read/node-history.js';
 import type * as NodeWrites from './store/write/node-writes.js';
-import type * as Proposals from './store/write/proposals.js';
+import type * as ListProposals from './store/read/list-proposals.js';
+import type * as Proposals from './store/write/decide-proposal.js';
 import type * as ReadAccess from './store/read/read-access.js';
 import type * as ReadCanvas from './store/read/read-canvas.js';
 import type * as ReadSnapshot from './store/read/read-snapshot.js';
@@ -47,8 +48,9 @@ export type {
   TableNode,
   TextNode,
 } from './model/types.js';
-export type { AccessFile, GrantRequest, RevokeRequest } from './store/write/access-writes.js';
-export type { ProposalFile } from './store/write/proposal-file.js';
+export type { AccessFile } from './store/repo/access-file.js';
+export type { GrantRequest, RevokeRequest } from './store/write/access-writes.js';
+export type { ProposalFile } from './store/repo/proposal-file.js';
 export type { CanvasLinkTarget } from './model/canvas-link.js';
 export type { LinkWarning } from './model/dangling-links.js';
 export type { LinkOut } from './model/links-of.js';
@@ -57,7 +59,7 @@ export type { CanvasEdges, EdgeLinkIn, EdgeLinkOut } from './store/read/canvas-e
 export type { CanvasList, CanvasListEntry, CanvasListFailure, ListOptions } from './store/read/list-canvas-entries.js';
 export type { CanvasRef } from './store/repo/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './store/repo/outcome.js';
-export type { DecideRequest } from './store/write/proposals.js';
+export type { DecideRequest } from './store/write/decide-proposal.js';
 export type { AccessReport } from './store/read/read-access.js';
 export type { RemoteReport } from './store/remote/set-remote.js';
 export type { SyncReport } from './store/remote/sync-workspace.js';
@@ -92,7 +94,7 @@ function onFirstCall<M extends { [P in K]: AsyncFunction }, K extends keyof M>(l
 const accessWrites = (): Promise<typeof AccessWrites> => import('./store/write/access-writes.js');
 const lifecycle = (): Promise<typeof CanvasLifecycle> => import('./store/write/canvas-lifecycle.js');
 const nodeWrites = (): Promise<typeof NodeWrites> => import('./store/write/node-writes.js');
-const proposals = (): Promise<typeof Proposals> => import('./store/write/proposals.js');
+const proposals = (): Promise<typeof Proposals> => import('./store/write/decide-proposal.js');
 const readCanvasModule = (): Promise<typeof ReadCanvas> => import('./store/read/read-canvas.js');
 const setRemoteModule = (): Promise<typeof SetRemote> => import('./store/remote/set-remote.js');
 
@@ -117,7 +119,7 @@ export const grantRole = onFirstCall(accessWrites, 'grantRole');
 /** Revoke a role on a canvas (docs/roles.md). */
 export const revokeRole = onFirstCall(accessWrites, 'revokeRole');
 /** A canvas's pending and decided proposals (docs/roles.md). */
-export const listProposals = onFirstCall(proposals, 'listProposals');
+export const listProposals = onFirstCall((): Promise<typeof ListProposals> => import('./store/read/list-proposals.js'), 'listProposals');
 /** Approve a proposal: replay it through the write path against its own base (docs/roles.md). */
 export const approveProposal = onFirstCall(proposals, 'approveProposal');
 /** Reject a proposal (docs/roles.md). */

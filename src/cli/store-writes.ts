@@ -4,5 +4,6 @@
 export { grantRole, revokeRole } from '../store/write/access-writes.js';
 export { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from '../store/write/canvas-lifecycle.js';
 export { insertNode, moveNode, removeNode, replaceNode } from '../store/write/node-writes.js';
-export { approveProposal, listProposals, rejectProposal } from '../store/write/proposals.js';
+export { listProposals } from '../store/read/list-proposals.js';
+export { approveProposal, rejectProposal } from '../store/write/decide-proposal.js';
 export { readAccess } from '../store/read/read-access.js';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
 import type { IndexEntry } from '../render/html/render-index.js';
-import { canvasFilesAt, type CanvasRef, listCanvases, readLinkGraph, RepoReader, type Workspace } from '../store/index.js';
+import { canvasFile, canvasFilesAt, type CanvasRef, listCanvases, parseRepoPath, readLinkGraph, RepoReader, type Workspace } from '../store/index.js';
 import { danglingLinks, type LinkWarning } from '../model/dangling-links.js';
 import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
@@ -104,12 +104,12 @@ async function refuseUnfoundCanvases(ws: Workspace): Promise<void> {
     const reader = new RepoReader(ws);
     try {
       const main = await reader.main();
-      if (main) for (const l of await canvasFilesAt(reader, main)) files.add(`${l}.xml`);
+      if (main) for (const l of await canvasFilesAt(reader, main)) files.add(canvasFile(l));
     } finally {
       reader.close();
     }
   }
-  if (existsSync(ws.repo)) for (const name of readdirSync(ws.repo)) if (name.endsWith('.xml')) files.add(name);
+  if (existsSync(ws.repo)) for (const name of readdirSync(ws.repo)) if (parseRepoPath(name)?.kind === 'canvas') files.add(name);
   if (files.size === 0) return;
   const names = [...files].sort();
   throw new CanvasError(

@@ -22,11 +22,14 @@ export { writePrivateFile } from './files/write-private-file.js';
 export { runGit } from './git/git.js';
 
 // repo/
+export type { AccessFile } from './repo/access-file.js';
 export { type AgentToken, addAgentToken, listAgentTokens, revokeAgentToken, whoOfAgentToken } from './repo/agent-tokens.js';
 export { historyEntry } from './repo/history-entry.js';
 export { insideRepository } from './repo/inside-repository.js';
+export { canvasFile, parseRepoPath } from './repo/layout.js';
 export { type CanvasRef, listCanvases } from './repo/list-canvases.js';
 export type { Applied, Conflict, DiffEntry, EditRecord, Outcome, Proposed, Rejected } from './repo/outcome.js';
+export type { ProposalFile } from './repo/proposal-file.js';
 export { canvasFilesAt } from './repo/rebuild-canvas-refs.js';
 export { withRepoLock } from './repo/repo-lock.js';
 export { RepoReader } from './repo/repo-reader.js';
@@ -52,6 +55,7 @@ export { canvasLog } from './read/canvas-log.js';
 export { type CanvasList, type CanvasListEntry, type CanvasListFailure, listCanvasEntries, type ListOptions } from './read/list-canvas-entries.js';
 export { listReadableCanvases } from './read/list-readable-canvases.js';
 export { nodeHistory } from './read/node-history.js';
+export { listProposals } from './read/list-proposals.js';
 export { type AccessReport, readAccess, roleOnCanvas } from './read/read-access.js';
 export { type CanvasText, readCanvasText } from './read/read-canvas-text.js';
 export { type CanvasRead, readCanvas } from './read/read-canvas.js';
@@ -63,11 +67,10 @@ export { readSnapshot, type SnapshotOptions } from './read/read-snapshot.js';
 export { readSnapshots } from './read/read-snapshots.js';
 
 // write/
-export { type AccessFile, type GrantRequest, grantRole, type RevokeRequest, revokeRole } from './write/access-writes.js';
+export { type GrantRequest, grantRole, type RevokeRequest, revokeRole } from './write/access-writes.js';
 export { abandonCanvas, createCanvas, freezeCanvas, openCanvas } from './write/canvas-lifecycle.js';
 export { insertNode, moveNode, removeNode, replaceNode } from './write/node-writes.js';
-export type { ProposalFile } from './write/proposal-file.js';
-export { approveProposal, type DecideRequest, listProposals, rejectProposal } from './write/proposals.js';
+export { approveProposal, type DecideRequest, rejectProposal } from './write/decide-proposal.js';
 export { rejectionOf } from './write/rejection-of.js';
 export type { InsertRequest, MoveRequest, OpenRequest, RemoveRequest, ReplaceRequest, WriteRequest } from './write/write-requests.js';
 

@@ -4,7 +4,7 @@ import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { nodeHistory } from '../../src/store/read/node-history.js';
 import { insertNode } from '../../src/store/write/node-writes.js';
 import type { Applied } from '../../src/store/repo/outcome.js';
-import { listProposals } from '../../src/store/write/proposals.js';
+import { listProposals } from '../../src/store/read/list-proposals.js';
 import { readCanvasText } from '../../src/store/read/read-canvas.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';

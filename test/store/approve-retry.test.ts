@@ -3,7 +3,7 @@ import { grantRole } from '../../src/store/write/access-writes.js';
 import { createCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
 import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
-import { approveProposal, rejectProposal } from '../../src/store/write/proposals.js';
+import { approveProposal, rejectProposal } from '../../src/store/write/decide-proposal.js';
 import { readCanvasText } from '../../src/store/read/read-canvas.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 

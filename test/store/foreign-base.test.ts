@@ -7,7 +7,7 @@ import { formatCommitMessage, parseCommit } from '../../src/store/repo/canvas-co
 import { createCanvas, freezeCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
 import type { Applied, Rejected } from '../../src/store/repo/outcome.js';
-import { approveProposal } from '../../src/store/write/proposals.js';
+import { approveProposal } from '../../src/store/write/decide-proposal.js';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { readSnapshot } from '../../src/store/read/read-snapshot.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';

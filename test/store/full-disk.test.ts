@@ -7,7 +7,7 @@ import { grantRole } from '../../src/store/write/access-writes.js';
 import { createCanvas, freezeCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
 import type { Applied, Outcome, Proposed } from '../../src/store/repo/outcome.js';
-import { approveProposal, rejectProposal } from '../../src/store/write/proposals.js';
+import { approveProposal, rejectProposal } from '../../src/store/write/decide-proposal.js';
 import { readCanvasText } from '../../src/store/read/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { resolveWorkspace, type Workspace } from '../../src/store/repo/workspace.js';

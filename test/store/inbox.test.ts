@@ -7,7 +7,7 @@ import { grantRole } from '../../src/store/write/access-writes.js';
 import { freezeCanvas, openCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
 import type { Applied, Outcome } from '../../src/store/repo/outcome.js';
-import { approveProposal } from '../../src/store/write/proposals.js';
+import { approveProposal } from '../../src/store/write/decide-proposal.js';
 import { type Inbox, readInbox } from '../../src/store/read/read-inbox.js';
 import { watchCanvas } from '../../src/store/watch/watch-canvas.js';
 import { readWatch, watcherDir } from '../../src/store/watch/watch-files.js';

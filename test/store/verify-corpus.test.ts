@@ -9,7 +9,7 @@ import { grantRole } from '../../src/store/write/access-writes.js';
 import { formatCommitMessage, type CanvasOp, type TrailerKey } from '../../src/store/repo/canvas-commit.js';
 import { createCanvas, freezeCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, moveNode, removeNode, replaceNode } from '../../src/store/write/node-writes.js';
-import { approveProposal, rejectProposal } from '../../src/store/write/proposals.js';
+import { approveProposal, rejectProposal } from '../../src/store/write/decide-proposal.js';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import type { VerifyRule } from '../../src/store/verify/verify-rules.js';

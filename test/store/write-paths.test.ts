@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { grantRole } from '../../src/store/write/access-writes.js';
 import { createCanvas, freezeCanvas } from '../../src/store/write/canvas-lifecycle.js';
 import { insertNode, replaceNode } from '../../src/store/write/node-writes.js';
-import { rejectProposal } from '../../src/store/write/proposals.js';
+import { rejectProposal } from '../../src/store/write/decide-proposal.js';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';

@@ -13,6 +13,7 @@ import { saveCacheFile } from '../files/save-cache-file.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { watchersByCanvas } from '../watch/watch-files.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** One canvas as `canvas list` shows it (docs/cli.md, "list"). */
 export interface CanvasListEntry {
@@ -96,7 +97,7 @@ async function entryOf(reader: RepoReader, ledger: string, revision: string): Pr
   const [facts, head, bytes] = await Promise.all([
     canvasFacts(reader, ledger, revision, true),
     reader.commit(revision),
-    reader.file(revision, `${ledger}.xml`),
+    reader.file(revision, canvasFile(ledger)),
   ]);
   if (!head || !bytes) throw new CanvasError('INTERNAL', `canvas ${ledger} has no document at its revision ${revision}`, 'run `canvas verify`', { ledger, revision });
   const canvas: Canvas = cachedCanvasTree(gitDir, ledger, bytes);

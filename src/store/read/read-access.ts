@@ -1,6 +1,6 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
-import type { AccessFile } from '../write/access-writes.js';
+import { readAccessFile } from '../repo/access-file.js';
 import { canvasFacts } from '../repo/canvas-facts.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { type Grants, type Role, roleOf } from '../repo/role.js';
@@ -28,8 +28,8 @@ export async function readAccess(ws: Workspace, options: { ledger: string }, rea
     const revision = await r.revision(ledger);
     if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
     const facts = await canvasFacts(r, ledger, revision);
-    const bytes = await r.file(revision, `access/${ledger}.json`);
-    const grants = bytes ? (JSON.parse(bytes.toString('utf8')) as AccessFile).grants : { [facts.creator]: 'owner' as Role };
+    const file = await readAccessFile(r, revision, ledger);
+    const grants = file ? file.grants : { [facts.creator]: 'owner' as Role };
     return { ledger, revision, creator: facts.creator, grants };
   } finally {
     if (!reader) r.close();

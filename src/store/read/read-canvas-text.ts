@@ -8,6 +8,7 @@ import { RepoReader } from '../repo/repo-reader.js';
 import { revisionAt } from '../repo/revision-at.js';
 import { TREE_CACHE_CHECKS, treeCachePath } from '../repo/tree-cache-path.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** A canvas as read at one revision. */
 export interface CanvasText {
@@ -44,7 +45,7 @@ async function readStored(ws: Workspace, options: ReadOptions, reader?: RepoRead
   const r = reader ?? new RepoReader(ws);
   try {
     const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at', ledger)) : await r.revision(ledger);
-    const stored = revision ? await r.blob(revision, `${ledger}.xml`) : null;
+    const stored = revision ? await r.blob(revision, canvasFile(ledger)) : null;
     if (!revision || !stored) {
       throw new CanvasError(
         'CANVAS_NOT_FOUND',

@@ -3,7 +3,7 @@ import type { Canvas } from '../../model/types.js';
 import { listCanvases } from '../repo/list-canvases.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { Workspace } from '../repo/workspace.js';
-import { listProposals } from '../write/proposals.js';
+import { listProposals } from './list-proposals.js';
 import { readSnapshot } from './read-snapshot.js';
 
 /**

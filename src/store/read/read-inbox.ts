@@ -5,12 +5,13 @@ import { parseCanvas } from '../../model/parse-canvas.js';
 import { type CanvasCommit, DOC_OPS, whoOf } from '../repo/canvas-commit.js';
 import { editRecord } from '../repo/edit-record.js';
 import type { EditRecord } from '../repo/outcome.js';
-import { listProposals } from '../write/proposals.js';
+import { listProposals } from './list-proposals.js';
 import { readAccess } from './read-access.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { type Role, roleOf, roleRank } from '../repo/role.js';
 import { type Watch, watchesOf } from '../watch/watch-files.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** One change on a watched canvas, as the inbox shows it (docs/store.md, "Watches and the inbox"). */
 export interface InboxEvent extends EditRecord {
@@ -114,7 +115,7 @@ async function canvasEvents(reader: RepoReader, who: string, watch: Watch, revis
   const { ledger } = watch;
   const { commits, met } = await commitsAfter(reader, revision, watch.cursor);
   const shown = commits.filter((c) => whoOf(c.trailers['Canvas-Author'] ?? c.authorName) !== who);
-  const path = `${ledger}.xml`;
+  const path = canvasFile(ledger);
   const events: InboxEvent[] = [];
   for (let i = 0; i < shown.length; i += CHUNK) {
     const part = shown.slice(i, i + CHUNK);

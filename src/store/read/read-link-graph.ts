@@ -10,6 +10,7 @@ import type { CanvasRef } from '../repo/list-canvases.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { saveCacheFile } from '../files/save-cache-file.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** One canvas in the link graph: its revision, its node ids (null when unreadable) and its links. */
 export interface LinkGraphEntry extends LinkedCanvas {
@@ -81,7 +82,7 @@ function nodeIds(joined: string): Pick<ReadonlySet<string>, 'has'> {
 
 /** A canvas read from the repository: its graph entry, and its cache line (none when unreadable). */
 async function entryOf(reader: RepoReader, ledger: string, revision: string): Promise<{ entry: LinkGraphEntry; line?: string }> {
-  const bytes = await reader.file(revision, `${ledger}.xml`);
+  const bytes = await reader.file(revision, canvasFile(ledger));
   if (!bytes) return { entry: { revision, nodes: null, links: [] } };
   try {
     const canvas = cachedCanvasTree(join(reader.ws.repo, '.git'), ledger, bytes);

@@ -10,6 +10,7 @@ import { cachedHistories, foldHistories } from './node-histories.js';
 import type { CanvasRef } from '../repo/list-canvases.js';
 import type { RepoReader } from '../repo/repo-reader.js';
 import { snapshotCrossings } from './snapshot-crossings.js';
+import { canvasFile } from '../repo/layout.js';
 
 /**
  * Read the snapshots of many canvases at their revisions (docs/site.md, "How the build reads"):
@@ -27,7 +28,7 @@ import { snapshotCrossings } from './snapshot-crossings.js';
  *   `NESTING` (the stored bytes), `INTERNAL` (a broken chain)
  */
 export async function readSnapshots(reader: RepoReader, refs: readonly CanvasRef[], edits = 10): Promise<Array<Snapshot | CanvasError>> {
-  const blobs = await reader.blobs(refs.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  const blobs = await reader.blobs(refs.map((r) => [r.revision, canvasFile(r.ledger)] as const));
   const gitDir = join(reader.ws.repo, '.git');
   const failed: Array<CanvasError | null> = refs.map(({ ledger }, i) =>
     blobs[i] ? null : new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${reader.ws.root}`, `create it: canvas create ${ledger} --why "..."`, { ledger }),

@@ -7,6 +7,7 @@ import { runGit } from '../git/git.js';
 import type { RepoReader } from './repo-reader.js';
 import { withRepoLock } from './repo-lock.js';
 import type { Workspace } from './workspace.js';
+import { canvasFile, parseRepoPath } from './layout.js';
 
 /** One canvas ref rebuilt from main: its value before (null: it was missing) and after. */
 export interface RefRepair {
@@ -145,7 +146,7 @@ export async function refsNeedRebuild(reader: RepoReader, ledger: string | null,
     if (headRef !== main) return true;
   }
   // The marker vouches for main: only a ref removed since then (by hand) can be missing.
-  if (ledger !== null) return ref === null && (await reader.file(main, `${ledger}.xml`)) !== null;
+  if (ledger !== null) return ref === null && (await reader.file(main, canvasFile(ledger))) !== null;
   return (await canvasFilesAt(reader, main)).some((l) => !refs.has(l));
 }
 
@@ -168,7 +169,8 @@ export async function canvasFilesAt(reader: RepoReader, commit: string): Promise
     if (space < 0 || nul < 0) break;
     const mode = tree.subarray(i, space).toString('latin1');
     const name = tree.subarray(space + 1, nul).toString('utf8');
-    if (!mode.startsWith('4') && name.endsWith('.xml')) out.push(name.slice(0, -4));
+    const named = mode.startsWith('4') ? null : parseRepoPath(name);
+    if (named?.kind === 'canvas') out.push(named.ledger);
     i = nul + 21;
   }
   return out;

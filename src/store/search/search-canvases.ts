@@ -17,6 +17,7 @@ import { searchSnippet } from './search-snippet.js';
 import { phraseMatcher } from './phrase-matcher.js';
 import { searchTerms } from './search-terms.js';
 import { WorkspaceSearchIndex } from './workspace-search-index.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** How many hits a search returns unless told otherwise. */
 const DEFAULT_SEARCH_LIMIT = 20;
@@ -146,7 +147,7 @@ async function postingsOf(reader: RepoReader, refs: readonly CanvasRef[]): Promi
     else misses.push(r);
   }
   const failures: SearchFailure[] = [];
-  const blobs = misses.length === 0 ? [] : await reader.files(misses.map((r) => [r.revision, `${r.ledger}.xml`] as const));
+  const blobs = misses.length === 0 ? [] : await reader.files(misses.map((r) => [r.revision, canvasFile(r.ledger)] as const));
   misses.forEach((r, i) => {
     try {
       const bytes = blobs[i];

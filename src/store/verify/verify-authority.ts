@@ -5,12 +5,13 @@ import { parsePayload } from '../../model/parse-payload.js';
 import { AUTHOR_PART } from '../../model/patterns.js';
 import { serializeNode } from '../../model/serialize-node.js';
 import type { Canvas, CanvasNode } from '../../model/types.js';
-import { accessJson } from '../write/access-writes.js';
-import type { ProposalFile } from '../write/proposal-file.js';
+import { accessJson } from '../repo/access-file.js';
+import type { ProposalFile } from '../repo/proposal-file.js';
 import { type CanvasCommit, DOC_OPS, whoOf } from '../repo/canvas-commit.js';
 import { checkFigures } from '../write/check-figures.js';
 import { type Grants, ROLES, type Role, roleOf, roleRank } from '../repo/role.js';
 import type { VerifyRule } from './verify-rules.js';
+import { accessFile, parseRepoPath, proposalFile } from '../repo/layout.js';
 
 /** A change a commit made to a file `verify` replays authority from (an access or proposal file). */
 export interface FileChange {
@@ -123,7 +124,7 @@ export class AuthorityReplay {
         );
       }
     }
-    const accessPath = `access/${ledger}.json`;
+    const accessPath = accessFile(ledger);
     const access = changes.find((f) => f.path === accessPath);
     if ((c.op === 'grant' || c.op === 'revoke') && state) this.checkGrant(c, ledger, state, access, report);
     if (state) await this.checkProposal(c, ledger, state, changes, docs, history, report);
@@ -134,24 +135,23 @@ export class AuthorityReplay {
   /** Apply access and proposal file changes (of any canvas) to the replayed state. */
   private apply(changes: FileChange[]): void {
     for (const f of changes) {
-      const access = /^access\/(.+)\.json$/.exec(f.path);
-      const proposal = /^proposals\/([^/]+)\/([^/]+)\.json$/.exec(f.path);
-      const state = this.canvases.get((access ?? proposal)?.[1] ?? '');
+      const named = parseRepoPath(f.path);
+      const state = named?.kind === 'access' || named?.kind === 'proposal' ? this.canvases.get(named.ledger) : undefined;
       if (!state) continue;
-      if (access) {
+      if (named!.kind === 'access') {
         const file = f.content ? parseJson(f.content) : null;
         const grants = (file as { grants?: unknown } | null)?.grants;
         state.grants = grants !== null && typeof grants === 'object' && !Array.isArray(grants) ? (grants as Grants) : f.content ? {} : null;
-      } else if (proposal) {
-        if (f.content === null) state.proposals.delete(proposal[2]!);
-        else state.proposals.set(proposal[2]!, (parseJson(f.content) as ProposalFile | undefined) ?? null);
+      } else {
+        if (f.content === null) state.proposals.delete(named!.proposal!);
+        else state.proposals.set(named!.proposal!, (parseJson(f.content) as ProposalFile | undefined) ?? null);
       }
     }
   }
 
   /** A grant or revoke: its access file against the rules and against its `Canvas-Grant`. */
   private checkGrant(c: CanvasCommit, ledger: string, state: Authority, access: FileChange | undefined, report: Report): void {
-    const path = `access/${ledger}.json`;
+    const path = accessFile(ledger);
     const trailer = c.trailers['Canvas-Grant'];
     if (!access?.content) {
       report('grant', `${c.op} ${access ? 'deletes' : 'does not change'} ${path}`, { path });
@@ -212,7 +212,7 @@ export class AuthorityReplay {
       report('proposal', `${c.op} names no Canvas-Proposal`);
       return;
     }
-    const path = `proposals/${ledger}/${id}.json`;
+    const path = proposalFile(ledger, id);
     const change = changes.find((f) => f.path === path);
     const after = change?.content ? ((parseJson(change.content) as ProposalFile | undefined) ?? null) : null;
     if (!change?.content || !after) {

@@ -38,6 +38,7 @@ import { checkReflogs } from './verify-reflogs.js';
 import type { VerifyRule, Violation } from './verify-rules.js';
 import { readWorkingFile, writeWorkingFile } from '../files/working-file.js';
 import type { Workspace } from '../repo/workspace.js';
+import { accessFile, canvasFile, PROPOSAL_ID, parseRepoPath, proposalFile } from '../repo/layout.js';
 
 export type { VerifyRule, Violation } from './verify-rules.js';
 
@@ -143,20 +144,20 @@ function parseLog(out: string): LoggedCommit[] {
 
 function allowedFiles(op: string, ledger: string, c: CanvasCommit): (path: string) => boolean {
   const proposal = c.trailers['Canvas-Proposal'];
-  const proposalFile = (p: string) => proposal !== undefined && p === `proposals/${ledger}/${proposal}.json`;
+  const isProposalFile = (p: string) => proposal !== undefined && p === proposalFile(ledger, proposal);
   switch (op) {
     case 'create':
     case 'insert':
     case 'replace':
     case 'remove':
     case 'move':
-      return (p) => p === `${ledger}.xml` || (proposal !== undefined && proposalFile(p));
+      return (p) => p === canvasFile(ledger) || (proposal !== undefined && isProposalFile(p));
     case 'grant':
     case 'revoke':
-      return (p) => p === `access/${ledger}.json`;
+      return (p) => p === accessFile(ledger);
     case 'propose':
     case 'reject':
-      return proposalFile;
+      return isProposalFile;
     default:
       return () => false;
   }
@@ -457,7 +458,8 @@ function prefetch(commits: readonly LoggedCommit[], i: number, asked: Map<string
 async function fileChanges(files: RawEntry[], object: (sha: string) => Promise<Buffer | null>): Promise<FileChange[]> {
   const out: FileChange[] = [];
   for (const f of files) {
-    if (!/^access\/[^/]+\.json$/.test(f.path) && !/^proposals\/[^/]+\/[^/]+\.json$/.test(f.path)) continue;
+    const kind = parseRepoPath(f.path)?.kind;
+    if (kind !== 'access' && kind !== 'proposal') continue;
     out.push({ path: f.path, content: f.status.startsWith('D') ? null : await object(f.newSha) });
   }
   return out;
@@ -527,7 +529,7 @@ async function checkCommit(
     }
     if (t['Canvas-Node'] === undefined) report('trailers', `${c.op} names no Canvas-Node`);
   }
-  const docFile = files.find((f) => f.path === `${ledger}.xml`);
+  const docFile = files.find((f) => f.path === canvasFile(ledger));
   const before = state?.canvas ?? null;
   let next: Canvas | null = before;
   let xml = state?.xml ?? Buffer.alloc(0);
@@ -541,11 +543,11 @@ async function checkCommit(
     else {
       try {
         // Strictly: bytes that are not UTF-8 are no text (docs/schema.md, "Characters").
-        const text = decodeUtf8Strict(xml, `${ledger}.xml`);
+        const text = decodeUtf8Strict(xml, canvasFile(ledger));
         next = parseCanvas(text, ledger);
-        if (serializeCanvas(next) !== text) report('canonical', `${ledger}.xml is not in canonical form`, { path: `${ledger}.xml` });
+        if (serializeCanvas(next) !== text) report('canonical', `${canvasFile(ledger)} is not in canonical form`, { path: canvasFile(ledger) });
       } catch (e) {
-        report('schema', (e as Error).message, { code: (e as CanvasError).code, path: `${ledger}.xml` });
+        report('schema', (e as Error).message, { code: (e as CanvasError).code, path: canvasFile(ledger) });
         next = null;
       }
     }
@@ -567,7 +569,7 @@ async function checkCommit(
     keep(before, state?.wrongVersions ?? []);
     return;
   }
-  if (docFile) await checkContent(before, next, (rule, message, extra = {}) => report(rule, message, { ...extra, path: `${ledger}.xml` }));
+  if (docFile) await checkContent(before, next, (rule, message, extra = {}) => report(rule, message, { ...extra, path: canvasFile(ledger) }));
   const docOp = DOC_OPS.has(c.op) || c.op === 'create' ? c.op : 'freeze';
   let guarded = true;
   try {
@@ -658,7 +660,7 @@ function unsafePath(repo: string, path: string): Violation | null {
     return null;
   } catch (e) {
     if (!(e instanceof CanvasError) || e.code !== 'UNSAFE_PATH') throw e;
-    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : /^(?:access|proposals)\/([^/]+?)(?:\.json)?(?:\/|$)/.exec(path)?.[1];
+    const ledger = parseRepoPath(path)?.ledger;
     return { rule: 'unsafe-path', code: 'UNSAFE_PATH', path, ...(ledger ? { ledger } : {}), message: e.message };
   }
 }
@@ -689,8 +691,8 @@ async function checkWorkingTree(
     const have = readWorkingFile(ws.repo, path);
     if (want && have?.equals(want)) continue;
     // Lagging by one revision (a write cut short after its commit): repair it.
-    const m = /^access\/([^/]+)\.json$|^proposals\/([^/]+)\/[0-9a-f]{10}\.json$/.exec(path);
-    const ledger = path.endsWith('.xml') && !path.includes('/') ? path.slice(0, -4) : (m?.[1] ?? m?.[2]);
+    const named = parseRepoPath(path);
+    const ledger = named && (named.kind === 'canvas' || named.kind === 'access' || (named.kind === 'proposal' && PROPOSAL_ID.test(named.proposal!))) ? named.ledger : undefined;
     const revision = ledger ? await reader.revision(ledger) : null;
     const rc = revision ? await reader.commit(revision) : null;
     const previous = rc?.trailers['Canvas-Previous'];

@@ -1,5 +1,7 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import { AUTHOR_PART } from '../../model/patterns.js';
+import { accessJson, readAccessFile } from '../repo/access-file.js';
+import { accessFile } from '../repo/layout.js';
 import type { Outcome } from '../repo/outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { type Grants, ROLES, type Role, roleRank } from '../repo/role.js';
@@ -26,22 +28,10 @@ export interface RevokeRequest extends WriteRequest {
   who: string;
 }
 
-/** The access file of a canvas: `access/<ledger>.json` (docs/roles.md). */
-export interface AccessFile {
-  ledger: string;
-  grants: Grants;
-}
-
-/** Serialize an access file: sorted grants, two-space indent, one final newline. */
-export function accessJson(ledger: string, grants: Grants): string {
-  const sorted = Object.fromEntries(Object.entries(grants).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  return `${JSON.stringify({ ledger, grants: sorted }, null, 2)}\n`;
-}
-
 /** The grants in force at the context's revision (the creator alone as owner before any grant). */
 async function currentGrants(ctx: EditContext): Promise<Grants> {
-  const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
-  if (bytes) return (JSON.parse(bytes.toString('utf8')) as AccessFile).grants;
+  const file = await readAccessFile(ctx.reader, ctx.revision!, ctx.ledger);
+  if (file) return file.grants;
   return { [ctx.facts!.creator]: 'owner' };
 }
 
@@ -83,7 +73,7 @@ async function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'gra
           { ledger },
         );
       }
-      return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [`access/${ledger}.json`]: accessJson(ledger, grants) });
+      return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [accessFile(ledger)]: accessJson(ledger, grants) });
     });
   } catch (e) {
     return rejectionOf(e);

@@ -1,13 +1,14 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import type { Author } from '../../model/parse-author.js';
+import { readAccessFile } from '../repo/access-file.js';
 import type { CanvasFacts } from '../repo/canvas-facts.js';
-import { type Grants, type Role, roleOf } from '../repo/role.js';
+import { type Role, roleOf } from '../repo/role.js';
 import type { EditContext, EditSpec } from './edit-input.js';
 
 /** The role a who holds on the canvas at its current revision (docs/roles.md "Roles"). */
 export async function roleFor(ctx: EditContext, who: string): Promise<Role | null> {
-  const bytes = await ctx.reader.file(ctx.revision!, `access/${ctx.ledger}.json`);
-  const grants = bytes ? ((JSON.parse(bytes.toString('utf8')) as { grants: Grants }).grants ?? null) : null;
+  const file = await readAccessFile(ctx.reader, ctx.revision!, ctx.ledger);
+  const grants = file ? (file.grants ?? null) : null;
   return roleOf(grants, ctx.facts!.creator, who);
 }
 

@@ -4,6 +4,7 @@ import type { CanvasCommit } from '../repo/canvas-commit.js';
 import type { RepoReader } from '../repo/repo-reader.js';
 import { readWorkingFile, writeWorkingFile } from '../files/working-file.js';
 import type { EditContext } from './edit-input.js';
+import { accessFile, canvasFile, PROPOSAL_ID, proposalFile } from '../repo/layout.js';
 
 /**
  * The working files a canvas's revision may leave behind when a write is cut short after its
@@ -11,9 +12,9 @@ import type { EditContext } from './edit-input.js';
  * file always, and the proposal file the revision names (a propose, an approval or a reject).
  */
 function filesOf(ledger: string, revision: CanvasCommit | null): string[] {
-  const files = [`${ledger}.xml`, `access/${ledger}.json`];
+  const files = [canvasFile(ledger), accessFile(ledger)];
   const proposal = revision?.trailers['Canvas-Proposal'];
-  if (proposal !== undefined && /^[0-9a-f]{10}$/.test(proposal)) files.push(`proposals/${ledger}/${proposal}.json`);
+  if (proposal !== undefined && PROPOSAL_ID.test(proposal)) files.push(proposalFile(ledger, proposal));
   return files;
 }
 
@@ -67,7 +68,7 @@ async function checkWorkingFiles(reader: RepoReader, repo: string, ledger: strin
     throw new CanvasError(
       'DIRTY_WORKTREE',
       `${file} was edited outside the tool: it matches neither revision ${revision.slice(0, 12)} nor the one before; it is left as it is`,
-      `save your change elsewhere, restore the file with \`git -C ${repo} show refs/canvas/${ledger}:${path} > ${file}\`, then make the change with ${path.endsWith('.xml') ? 'canvas replace/insert' : 'the tool'}`,
+      `save your change elsewhere, restore the file with \`git -C ${repo} show refs/canvas/${ledger}:${path} > ${file}\`, then make the change with ${path === canvasFile(ledger) ? 'canvas replace/insert' : 'the tool'}`,
       { file },
     );
   }

@@ -20,6 +20,7 @@ import { writeWorkingFile } from '../files/working-file.js';
 import { reachStep } from '../repo/write-steps.js';
 import type { EditContext } from './edit-input.js';
 import { readBack } from './read-back.js';
+import { canvasFile } from '../repo/layout.js';
 
 /**
  * The one private function that takes a whole document: it writes `next` as the canvas's new
@@ -43,10 +44,10 @@ export async function commitDocument(
   const reparsed = readBack(next, xml, guardOp, node);
   guardOneNode(ctx.canvas, reparsed, { op: guardOp, node: guardOp === 'freeze' ? null : node });
   const files: Record<string, string> = { ...extraFiles };
-  if (DOC_OPS.has(guardOp) || op === 'create') files[`${ledger}.xml`] = xml;
+  if (DOC_OPS.has(guardOp) || op === 'create') files[canvasFile(ledger)] = xml;
   // Every working file the commit rewrites is checked before any object is written, so a link
   // on the way is refused with nothing written (docs/store.md, "Where the store writes").
-  for (const path of new Set([...Object.keys(files), `${ledger}.xml`])) checkRepoPath(ws.repo, path);
+  for (const path of new Set([...Object.keys(files), canvasFile(ledger)])) checkRepoPath(ws.repo, path);
   const checked = reachStep({ step: 'checked', ledger });
   if (checked) await checked;
   const gitDir = join(ws.repo, '.git');
@@ -94,14 +95,14 @@ export async function commitDocument(
   // Applied: main moved, and that is the outcome (docs/store.md, "Concurrency and crashes"). The
   // working files follow the commit (the canvas file is always rewritten); one that cannot be
   // written (a full disk) is lagging, and the next command repairs it: not this write's failure.
-  for (const [path, content] of Object.entries({ ...files, [`${ledger}.xml`]: xml })) {
+  for (const [path, content] of Object.entries({ ...files, [canvasFile(ledger)]: xml })) {
     try {
       writeWorkingFile(ws.repo, path, content);
     } catch {
       // lagging: repaired by the next write or `canvas verify`
     }
   }
-  const docBlob = changes.get(`${ledger}.xml`);
+  const docBlob = changes.get(canvasFile(ledger));
   if (docBlob !== undefined) saveCanvasTree(gitDir, ledger, docBlob, next);
   const facts = ctx.facts ?? emptyFacts();
   foldCommit(facts, parseCommit(sha, commitText(tree, '', ctx.author.text, '0', message)));

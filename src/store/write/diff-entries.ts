@@ -4,6 +4,7 @@ import { type CanvasCommit, DOC_OPS } from '../repo/canvas-commit.js';
 import { editRecord } from '../repo/edit-record.js';
 import type { DiffEntry } from '../repo/outcome.js';
 import type { EditContext } from './edit-input.js';
+import { canvasFile } from '../repo/layout.js';
 
 /** Diff entries for some nodes between the base document and the current one, with commits. */
 export async function diffEntries(ctx: EditContext, baseSha: string, commits: CanvasCommit[], only: (id: string) => boolean): Promise<DiffEntry[]> {
@@ -15,7 +16,7 @@ export async function diffEntries(ctx: EditContext, baseSha: string, commits: Ca
     byNode.set(c.node, list);
   }
   if (byNode.size === 0) return [];
-  const baseBytes = await ctx.reader.file(baseSha, `${ctx.ledger}.xml`);
+  const baseBytes = await ctx.reader.file(baseSha, canvasFile(ctx.ledger));
   const baseDoc = baseBytes ? parseCanvas(baseBytes.toString('utf8')) : null;
   const changes = diffCanvases(baseDoc, ctx.canvas);
   const out: DiffEntry[] = [];

@@ -8,7 +8,8 @@ import { guardOneNode } from './guard-one-node.js';
 import type { Outcome } from '../repo/outcome.js';
 import { commitDocument } from './commit-document.js';
 import type { EditContext, EditSpec } from './edit-input.js';
-import { type ProposalFile, proposalJson } from './proposal-file.js';
+import { type ProposalFile, proposalJson } from '../repo/proposal-file.js';
+import { proposalFile } from '../repo/layout.js';
 
 
 /**
@@ -38,7 +39,7 @@ export async function proposeEdit(ctx: EditContext, next: Canvas, spec: EditSpec
   const trailers: Partial<Record<TrailerKey, string>> = { 'Canvas-Proposal': id };
   if (file.node) trailers['Canvas-Proposal-Node'] = file.node;
   const revision = await commitDocument(ctx, ctx.canvas!, 'propose', file.node, trailers, {
-    [`proposals/${ctx.ledger}/${id}.json`]: proposalJson(file),
+    [proposalFile(ctx.ledger, id)]: proposalJson(file),
   });
   return { outcome: 'proposed', proposalId: id, revision };
 }

@@ -21,6 +21,7 @@ import type { EditContext, PreparedWrite } from './edit-input.js';
 import { recover } from './recover.js';
 import { repoExists } from '../files/permission-denied.js';
 import { reachStep } from '../repo/write-steps.js';
+import { canvasFile } from '../repo/layout.js';
 
 /**
  * Run a write under the repository lock with its context loaded: the repository exists (made on
@@ -122,10 +123,10 @@ async function lockedOnce(
       const command = op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op };
       throw await canvasNotFound(ws, w.ledger, command, reader);
     }
-    const current = ctx.revision ? await reader.file(ctx.revision, `${w.ledger}.xml`) : null;
+    const current = ctx.revision ? await reader.file(ctx.revision, canvasFile(w.ledger)) : null;
     if (ctx.revision) {
       ctx.facts = await canvasFacts(reader, w.ledger, ctx.revision, true);
-      if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${w.ledger}.xml at ${ctx.revision}`, 'run `canvas verify`');
+      if (!current) throw new CanvasError('INTERNAL', `canvas ${w.ledger} has no ${canvasFile(w.ledger)} at ${ctx.revision}`, 'run `canvas verify`');
       ctx.canvas = cachedCanvasTree(join(ws.repo, '.git'), w.ledger, current);
     }
     return await fn(ctx, current);

@@ -12,7 +12,7 @@ import { createCanvas, freezeCanvas } from '../../../src/store/write/canvas-life
 import { nodeHistory } from '../../../src/store/read/node-history.js';
 import { insertNode, moveNode, removeNode, replaceNode } from '../../../src/store/write/node-writes.js';
 import type { Outcome } from '../../../src/store/repo/outcome.js';
-import { approveProposal } from '../../../src/store/write/proposals.js';
+import { approveProposal } from '../../../src/store/write/decide-proposal.js';
 import { readSnapshot } from '../../../src/store/read/read-snapshot.js';
 import type { Workspace } from '../../../src/store/repo/workspace.js';
 import { renderComment } from '../../../src/render/comment/render-comment.js';

@@ -6,7 +6,6 @@ import type { Outcome } from '../repo/outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { WriteRequest } from './write-requests.js';
-import { parseTree } from '../git/write-tree.js';
 import type { Workspace } from '../repo/workspace.js';
 import { applyEdit } from './apply-edit.js';
 import { checkCommon } from './check-common.js';
@@ -14,7 +13,8 @@ import { noRole, roleFor } from './check-role.js';
 import { checkWorkingFile } from './check-working-files.js';
 import { commitFiles } from './commit-document.js';
 import type { EditContext, EditInput } from './edit-input.js';
-import { type ProposalFile, proposalJson } from './proposal-file.js';
+import { proposalFile } from '../repo/layout.js';
+import { type ProposalFile, proposalJson, readProposal } from '../repo/proposal-file.js';
 import { replayKey } from './replay-key.js';
 import { hashRequest } from './request-hash.js';
 import { runLocked } from './run-locked.js';
@@ -22,15 +22,6 @@ import { runLocked } from './run-locked.js';
 /** `canvas approve` and `canvas reject`. */
 export interface DecideRequest extends WriteRequest {
   proposal: string;
-}
-
-async function readProposal(reader: RepoReader, revision: string, ledger: string, id: string): Promise<ProposalFile | null> {
-  if (!/^[0-9a-f]{10}$/.test(id)) return null;
-  const bytes = await reader.file(revision, `proposals/${ledger}/${id}.json`);
-  if (!bytes) return null;
-  // A file written before the field was named for what it holds says `proposedAt` (a sha).
-  const { proposedAt, ...file } = JSON.parse(bytes.toString('utf8')) as ProposalFile & { proposedAt?: string };
-  return proposedAt !== undefined && file.proposedRevision === undefined ? { ...file, proposedRevision: proposedAt } : (file as ProposalFile);
 }
 
 function notFound(ledger: string, id: string): CanvasError {
@@ -62,30 +53,6 @@ function checkNotSelf(p: ProposalFile, approver: string): void {
     `ask another editor or owner of ${p.ledger} to approve it; or reject it (canvas reject ${p.ledger} ${p.id} --why "...") and make the edit yourself`,
     { proposal: p.id, who: approver },
   );
-}
-
-/**
- * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
- *
- * @param open - optional: a reader the caller holds open (it stays open)
- * @throws CanvasError `BAD_LEDGER_ID`, `CANVAS_NOT_FOUND`
- */
-export async function listProposals(ws: Workspace, options: { ledger: string }, open?: RepoReader): Promise<ProposalFile[]> {
-  const ledger = checkLedgerId(options.ledger);
-  const reader = open ?? new RepoReader(ws);
-  try {
-    const revision = await reader.revision(ledger);
-    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
-    const tree = await reader.object(`${revision}:proposals/${ledger}`);
-    const out: ProposalFile[] = [];
-    for (const e of tree ? parseTree(tree) : []) {
-      const p = await readProposal(reader, revision, ledger, e.name.replace(/\.json$/, ''));
-      if (p) out.push(p);
-    }
-    return out.sort((a, b) => (a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1);
-  } finally {
-    if (!open) reader.close();
-  }
 }
 
 function editOf(p: ProposalFile): EditInput {
@@ -142,7 +109,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
           if (now.status !== 'open') throw decided(now);
           checkNotSelf(now, ctx.author.who);
           const content = proposalJson({ ...now, status: 'approved', decidedBy: ctx.author.text, decision: ctx.why });
-          return { file: `proposals/${ctx.ledger}/${now.id}.json`, content, proposedBy: now.proposedBy, proposedWhy: now.why };
+          return { file: proposalFile(ctx.ledger, now.id), content, proposedBy: now.proposedBy, proposedWhy: now.why };
         },
       },
     },
@@ -178,7 +145,7 @@ export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise
       if (!p) throw notFound(ledger, req.proposal);
       if (p.status !== 'open') throw decided(p);
       return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
-        [`proposals/${ledger}/${p.id}.json`]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
+        [proposalFile(ledger, p.id)]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
       });
     });
   } catch (e) {
