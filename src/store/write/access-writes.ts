@@ -9,12 +9,10 @@ import type { WriteRequest } from './write-requests.js';
 import type { Workspace } from '../repo/workspace.js';
 import { checkCommon } from './check-common.js';
 import { noRole, roleFor } from './check-role.js';
-import { checkWorkingFile } from './check-working-files.js';
 import { commitFiles } from './commit-document.js';
 import type { EditContext } from './edit-input.js';
-import { replayKey } from './replay-key.js';
 import { hashRequest } from './request-hash.js';
-import { runLocked } from './run-locked.js';
+import { runWrite } from './run-write.js';
 
 /** `canvas grant <ledger> <who|*> <role>`. */
 export interface GrantRequest extends WriteRequest {
@@ -36,7 +34,8 @@ async function currentGrants(ctx: EditContext): Promise<Grants> {
 }
 
 
-async function requireOwner(ctx: EditContext): Promise<void> {
+/** The author's role for a grant or revoke: the owner's (docs/roles.md, "Roles"). */
+async function requireOwner(ctx: EditContext): Promise<'apply'> {
   const role = await roleFor(ctx, ctx.author.who);
   if (role === null) throw noRole(ctx, 'owner');
   if (role !== 'owner') {
@@ -47,6 +46,7 @@ async function requireOwner(ctx: EditContext): Promise<void> {
       { who: ctx.author.who, role },
     );
   }
+  return 'apply';
 }
 
 function owners(grants: Grants): string[] {
@@ -55,29 +55,32 @@ function owners(grants: Grants): string[] {
     .map(([who]) => who);
 }
 
-async function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 'revoke'; who: string; role?: Role }, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
-  try {
+/** A grant or a revoke through the write sequence: one commit of the canvas's access file. */
+function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 'revoke'; who: string; role?: Role }, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
+  return runWrite(ws, () => {
     const { ledger, why, author } = checkCommon(req);
-    const hash = hashRequest({ ledger, why, ...request });
-    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: request.op }, request: hash, common: req }, async (ctx) => {
-      await requireOwner(ctx);
-      const replay = replayKey(ctx);
-      if (replay) return replay;
-      await checkWorkingFile(ctx);
-      const { grants, trailer } = change(await currentGrants(ctx), ctx);
-      if (owners(grants).length === 0) {
-        throw new CanvasError(
-          'LAST_OWNER',
-          `this would leave canvas ${ledger} without an owner`,
-          'grant owner to someone else first, then change this grant',
-          { ledger },
-        );
-      }
-      return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [accessFile(ledger)]: accessJson(ledger, grants) });
-    });
-  } catch (e) {
-    return rejectionOf(e);
-  }
+    return {
+      ledger,
+      why,
+      author,
+      operation: { touches: 'files', op: request.op },
+      request: hashRequest({ ledger, why, ...request }),
+      common: req,
+      role: requireOwner,
+      write: async (ctx) => {
+        const { grants, trailer } = change(await currentGrants(ctx), ctx);
+        if (owners(grants).length === 0) {
+          throw new CanvasError(
+            'LAST_OWNER',
+            `this would leave canvas ${ledger} without an owner`,
+            'grant owner to someone else first, then change this grant',
+            { ledger },
+          );
+        }
+        return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [accessFile(ledger)]: accessJson(ledger, grants) });
+      },
+    };
+  });
 }
 
 /**

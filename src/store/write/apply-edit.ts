@@ -2,20 +2,17 @@ import { CanvasError } from '../../model/canvas-error.js';
 import { checkNewLedgerId } from '../../model/check-ledger-id.js';
 import { checkFigures } from './check-figures.js';
 import type { Applied, Outcome } from '../repo/outcome.js';
-import { rejectionOf } from './rejection-of.js';
 import type { Workspace } from '../repo/workspace.js';
 import { checkBase } from './check-base.js';
 import { checkCommon } from './check-common.js';
 import { checkEditRole } from './check-role.js';
-import { checkWorkingFile } from './check-working-files.js';
 import { commitDocument } from './commit-document.js';
 import { diffEntries } from './diff-entries.js';
 import { editDocument } from './edit-document.js';
-import { type EditContext, type EditHooks, type EditInput, type EditSpec, toSpec, type WriteCommon } from './edit-input.js';
+import { type Approved, type EditContext, type EditHooks, type EditInput, type EditSpec, toSpec, type WriteCommon } from './edit-input.js';
 import { proposeEdit } from './propose-edit.js';
-import { replayKey } from './replay-key.js';
 import { requestHash } from './request-hash.js';
-import { runLocked } from './run-locked.js';
+import { runWrite } from './run-write.js';
 
 
 /**
@@ -33,8 +30,8 @@ import { runLocked } from './run-locked.js';
  * @throws CanvasError `NO_ROLE` (exit 5) and internal errors (`GIT_FAILED`, `GIT_HELPER_FAILED`, `LOCK_TIMEOUT`,
  *   `REF_MOVED`); every other refusal is a `rejected` outcome
  */
-export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
-  try {
+export function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, hooks: EditHooks = {}): Promise<Outcome> {
+  return runWrite(ws, async () => {
     const { ledger, why, author } = checkCommon(common);
     if (input.op === 'create') checkNewLedgerId(ledger);
     const needsBase = input.op !== 'create' && input.op !== 'freeze' && input.op !== 'abandon';
@@ -50,25 +47,23 @@ export async function applyEdit(ws: Workspace, input: EditInput, common: WriteCo
     if ('payload' in spec) await checkFigures(spec.payload);
     // An approval's request names its proposal, so a key replays only the approval it was used for.
     const request = requestHash(ledger, spec, common) + (hooks.approval ? `:${hooks.approval.proposal}` : '');
-    return await runLocked(ws, { ledger, why, author, operation: { touches: 'document', edit: spec }, request, common }, (ctx) =>
-      underLock(ctx, spec, hooks, base),
-    );
-  } catch (e) {
-    return rejectionOf(e);
-  }
+    return {
+      ledger,
+      why,
+      author,
+      operation: { touches: 'document', edit: spec },
+      request,
+      common,
+      role: (ctx) => checkEditRole(ctx, spec, hooks.approval !== undefined),
+      // An approval: the proposal must still be open, checked before anything else about the edit.
+      decide: hooks.approval?.decide,
+      write: (ctx, mode, approval) => writeEdit(ctx, spec, mode, base, hooks.approval && approval ? { ...approval, proposal: hooks.approval.proposal } : null),
+    };
+  });
 }
 
-/** The steps under the lock, in the order docs/store.md ("Writes") gives them. */
-async function underLock(ctx: EditContext, spec: EditSpec, hooks: EditHooks, base: string | undefined): Promise<Outcome> {
-  const mode = await checkEditRole(ctx, spec, hooks.approval !== undefined);
-  // Idempotency (docs/roles.md "Idempotency"): same key and request replays, another request is refused.
-  // Checked before an approval's "still open?", so a retried approval returns its first outcome
-  // instead of PROPOSAL_DECIDED (the proposal it decided is no longer open).
-  const replay = replayKey(ctx);
-  if (replay) return replay;
-  // An approval: the proposal must still be open, checked before anything else about the edit.
-  const approval = hooks.approval ? await hooks.approval.decide(ctx) : null;
-  await checkWorkingFile(ctx);
+/** An edit's own steps under the lock, in the order docs/store.md ("Writes") gives them. */
+async function writeEdit(ctx: EditContext, spec: EditSpec, mode: 'apply' | 'propose', base: string | undefined, approval: (Approved & { proposal: string }) | null): Promise<Outcome> {
   // Staleness (docs/store.md "Staleness").
   const checked = await checkBase(ctx, spec, base);
   if (checked.conflict) return checked.conflict;
@@ -76,9 +71,9 @@ async function underLock(ctx: EditContext, spec: EditSpec, hooks: EditHooks, bas
   const { next, named, trailers } = editDocument(ctx, spec);
   if (mode === 'propose') return proposeEdit(ctx, next, spec, named);
   const extraFiles: Record<string, string> = {};
-  if (hooks.approval && approval) {
+  if (approval) {
     extraFiles[approval.file] = approval.content;
-    trailers['Canvas-Proposal'] = hooks.approval.proposal;
+    trailers['Canvas-Proposal'] = approval.proposal;
     trailers['Canvas-Proposed-By'] = approval.proposedBy;
     trailers['Canvas-Proposed-Why'] = approval.proposedWhy;
   }

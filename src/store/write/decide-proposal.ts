@@ -10,14 +10,12 @@ import type { Workspace } from '../repo/workspace.js';
 import { applyEdit } from './apply-edit.js';
 import { checkCommon } from './check-common.js';
 import { noRole, roleFor } from './check-role.js';
-import { checkWorkingFile } from './check-working-files.js';
 import { commitFiles } from './commit-document.js';
 import type { EditContext, EditInput } from './edit-input.js';
 import { proposalFile } from '../repo/layout.js';
 import { type ProposalFile, proposalJson, readProposal } from '../repo/proposal-file.js';
-import { replayKey } from './replay-key.js';
 import { hashRequest } from './request-hash.js';
-import { runLocked } from './run-locked.js';
+import { runWrite } from './run-write.js';
 
 /** `canvas approve` and `canvas reject`. */
 export interface DecideRequest extends WriteRequest {
@@ -125,39 +123,36 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
  *   `ROLE_TOO_LOW`, ...)
  * @throws CanvasError `NO_ROLE`
  */
-export async function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
-  try {
+export function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
+  return runWrite(ws, () => {
     const { ledger, why, author } = checkCommon(req);
-    const request = hashRequest({ op: 'reject', ledger, why, proposal: req.proposal });
-    return await runLocked(ws, { ledger, why, author, operation: { touches: 'files', op: 'reject' }, request, common: req }, async (ctx) => {
-      const role = await roleFor(ctx, author.who);
-      if (role === null) throw noRole(ctx, 'editor');
-      if (role !== 'editor' && role !== 'owner') {
-        throw new CanvasError('ROLE_TOO_LOW', `${author.who} is ${role} on canvas ${ledger}; rejecting a proposal needs editor or owner`, `ask an owner for editor`, {
-          who: author.who,
-          role,
+    return {
+      ledger,
+      why,
+      author,
+      // The proposal is the command's other argument: `canvas reject <proposal> <ledger>` is said to look swapped.
+      operation: { touches: 'files', op: 'reject', other: req.proposal },
+      request: hashRequest({ op: 'reject', ledger, why, proposal: req.proposal }),
+      common: req,
+      role: async (ctx) => {
+        const role = await roleFor(ctx, author.who);
+        if (role === null) throw noRole(ctx, 'editor');
+        if (role !== 'editor' && role !== 'owner') {
+          throw new CanvasError('ROLE_TOO_LOW', `${author.who} is ${role} on canvas ${ledger}; rejecting a proposal needs editor or owner`, `ask an owner for editor`, {
+            who: author.who,
+            role,
+          });
+        }
+        return 'apply';
+      },
+      write: async (ctx) => {
+        const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
+        if (!p) throw notFound(ledger, req.proposal);
+        if (p.status !== 'open') throw decided(p);
+        return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
+          [proposalFile(ledger, p.id)]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
         });
-      }
-      const replay = replayKey(ctx);
-      if (replay) return replay;
-      await checkWorkingFile(ctx);
-      const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
-      if (!p) throw notFound(ledger, req.proposal);
-      if (p.status !== 'open') throw decided(p);
-      return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
-        [proposalFile(ledger, p.id)]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
-      });
-    });
-  } catch (e) {
-    // `canvas reject <proposal> <ledger>`: say the arguments look swapped when the proposal is a canvas.
-    if (e instanceof CanvasError && e.code === 'CANVAS_NOT_FOUND' && typeof req.ledger === 'string') {
-      const reader = new RepoReader(ws);
-      try {
-        return rejectionOf(await canvasNotFound(ws, req.ledger, { name: 'reject', other: req.proposal }, reader.exists() ? reader : null));
-      } finally {
-        reader.close();
-      }
-    }
-    return rejectionOf(e);
-  }
+      },
+    };
+  });
 }

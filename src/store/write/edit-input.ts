@@ -44,15 +44,20 @@ export interface WriteCommon {
   idempotencyKey?: string | undefined;
 }
 
+/** What an approval's check under the lock finds: the proposal file's new content (decided) and the proposer. */
+export interface Approved {
+  file: string;
+  content: string;
+  proposedBy: string;
+  proposedWhy: string;
+}
+
 /** An approval replaying a proposal through the write path (docs/roles.md "Proposals"). */
 interface ApprovalHook {
   /** The proposal id. */
   proposal: string;
-  /**
-   * Called under the lock with the current revision: checks the proposal is still open and
-   * returns the proposal file's new content (decided) and the proposer.
-   */
-  decide: (ctx: EditContext) => Promise<{ file: string; content: string; proposedBy: string; proposedWhy: string }>;
+  /** Called under the lock with the current revision: checks the proposal is still open. */
+  decide: (ctx: EditContext) => Promise<Approved>;
 }
 
 /** Extensions of the write path. */
@@ -87,7 +92,7 @@ export interface EditContext {
  * (`access/<ledger>.json` for grant and revoke, `proposals/<ledger>/<id>.json` for reject), and its
  * commit leaves the document as it is.
  */
-type WriteOperation = { touches: 'document'; edit: EditSpec } | { touches: 'files'; op: 'grant' | 'revoke' | 'reject' };
+type WriteOperation = { touches: 'document'; edit: EditSpec } | { touches: 'files'; op: 'grant' | 'revoke' | 'reject'; other?: string | undefined };
 
 /** What {@link runLocked} needs to set up a write. */
 export interface PreparedWrite {

@@ -33,15 +33,11 @@ import { canvasFile } from '../repo/layout.js';
  *   `GIT_HELPER_FAILED`, `USAGE` (a bad `CANVAS_GIT_IDLE_MS`)
  */
 export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>): Promise<Outcome> {
-  const notFound = () =>
-    new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${w.ledger} in ${ws.root}`, `create it first: canvas create ${w.ledger} --why "..."`, {
-      ledger: w.ledger,
-    });
   // A bad CANVAS_GIT_IDLE_MS is refused before anything, even the repository, is made.
   idleMs();
   const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
   if (creates) await ensureRepo(ws);
-  else if (!repoExists(ws.repo)) throw notFound();
+  else if (!repoExists(ws.repo)) throw await canvasNotFound(ws, w.ledger, commandOf(w), null);
   let url: string | null = null;
   let outcome: Outcome;
   for (let round = 1; ; round++) {
@@ -119,9 +115,7 @@ async function lockedOnce(
         throw canvasExists(w.ledger, ctx.revision);
       }
     } else if (!ctx.revision) {
-      const op = w.operation;
-      const command = op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op };
-      throw await canvasNotFound(ws, w.ledger, command, reader);
+      throw await canvasNotFound(ws, w.ledger, commandOf(w), reader);
     }
     const current = ctx.revision ? await reader.file(ctx.revision, canvasFile(w.ledger)) : null;
     if (ctx.revision) {
@@ -134,4 +128,10 @@ async function lockedOnce(
     releaseRefs();
     reader.close();
   }
+}
+
+/** The command a write is, and its argument besides the ledger id (a node, a proposal), for a missing canvas's refusal. */
+function commandOf(w: PreparedWrite): { name: string; other?: string | undefined } {
+  const op = w.operation;
+  return op.touches === 'document' ? { name: op.edit.op, other: 'node' in op.edit ? op.edit.node : undefined } : { name: op.op, other: op.other };
 }
