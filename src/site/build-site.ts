@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
 import type { IndexEntry } from '../render/html/render-index.js';
-import { canvasFile, canvasFilesAt, type CanvasRef, listCanvases, parseRepoPath, readLinkGraph, RepoReader, type Workspace } from '../store/index.js';
+import { canvasFile, canvasFilesAt, canvasNotFound, type CanvasRef, listCanvases, parseRepoPath, readLinkGraph, RepoReader, type Workspace } from '../store/index.js';
 import { danglingLinks, type LinkWarning } from '../model/dangling-links.js';
 import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
@@ -152,9 +152,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   const wanted = options.ledgers ? new Set(options.ledgers) : null;
   for (const ledger of wanted ?? []) {
     if (!all.some((c) => c.ledger === ledger)) {
-      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, 'run `canvas build` without --ledger to build every canvas', {
-        ledger,
-      });
+      throw canvasNotFound(ws.root, ledger);
     }
   }
   const failed: BuildReport['failed'] = [];

@@ -24,6 +24,7 @@ export { runGit } from './git/git.js';
 // repo/
 export type { AccessFile } from './repo/access-file.js';
 export { type AgentToken, addAgentToken, listAgentTokens, revokeAgentToken, whoOfAgentToken } from './repo/agent-tokens.js';
+export { canvasNotFound } from './repo/canvas-not-found.js';
 export { historyEntry } from './repo/history-entry.js';
 export { insideRepository } from './repo/inside-repository.js';
 export { canvasFile, parseRepoPath } from './repo/layout.js';

@@ -1,4 +1,3 @@
-import { CanvasError } from '../../model/canvas-error.js';
 import type { CanvasLinkTarget } from '../../model/canvas-link.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { danglingLinks, type LinkWarning } from '../../model/dangling-links.js';
@@ -9,6 +8,7 @@ import { type CanvasWatcher, listWatchers } from '../watch/list-watchers.js';
 import { readLinkGraph } from './read-link-graph.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /** A link node of the canvas (docs/links.md, "Edges"); a link to a canvas that points at nothing says why. */
 export type EdgeLinkOut = LinkOut & { problem?: LinkWarning['problem'] };
@@ -58,7 +58,7 @@ export async function canvasEdges(ws: Workspace, ledger: string): Promise<Canvas
   const id = checkLedgerId(ledger);
   const refs = await listCanvases(ws);
   const ref = refs.find((r) => r.ledger === id);
-  if (!ref) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${id} in ${ws.root}`, 'run `canvas list` to see the canvases', { ledger: id });
+  if (!ref) throw canvasNotFound(ws.root, id);
   const graph = await readLinkGraph(ws, refs);
   const problems = new Map(danglingLinks(graph, [id]).map((w) => [w.node, w.problem]));
   const linksTo = (graph.get(id)?.links ?? []).map((l) => {

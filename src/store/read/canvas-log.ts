@@ -1,9 +1,9 @@
-import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { editRecord } from '../repo/edit-record.js';
 import type { EditRecord } from '../repo/outcome.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /**
  * A canvas's commits, newest first (docs/cli.md, `canvas log`): every op, with its node,
@@ -19,7 +19,7 @@ export async function canvasLog(ws: Workspace, options: { ledger: string; limit?
   try {
     const revision = await r.revision(ledger);
     if (!revision) {
-      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`, { ledger });
+      throw canvasNotFound(ws.root, ledger);
     }
     const out: EditRecord[] = [];
     for await (const c of r.chain(revision)) {

@@ -1,10 +1,10 @@
-import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { parseTree } from '../git/write-tree.js';
 import { parseRepoPath, proposalsFolder } from '../repo/layout.js';
 import { type ProposalFile, readProposal } from '../repo/proposal-file.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /**
  * List a canvas's proposals (docs/roles.md "Proposals"), open ones first, then by id.
@@ -17,7 +17,7 @@ export async function listProposals(ws: Workspace, options: { ledger: string }, 
   const reader = open ?? new RepoReader(ws);
   try {
     const revision = await reader.revision(ledger);
-    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+    if (!revision) throw canvasNotFound(ws.root, ledger);
     const tree = await reader.object(`${revision}:${proposalsFolder(ledger)}`);
     const out: ProposalFile[] = [];
     for (const e of tree ? parseTree(tree) : []) {

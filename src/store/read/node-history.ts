@@ -5,6 +5,7 @@ import type { HistoryEntry } from '../../model/snapshot.js';
 import { historyEntry } from '../repo/history-entry.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /**
  * A node's history (docs/identity.md, docs/cli.md): every commit of the canvas whose
@@ -25,7 +26,7 @@ export async function nodeHistory(ws: Workspace, options: { ledger: string; node
   try {
     const revision = await reader.revision(ledger);
     if (!revision) {
-      throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`, { ledger });
+      throw canvasNotFound(ws.root, ledger);
     }
     const out: HistoryEntry[] = [];
     for await (const c of reader.chain(revision)) {

@@ -1,10 +1,10 @@
-import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { readAccessFile } from '../repo/access-file.js';
 import { canvasFacts } from '../repo/canvas-facts.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { type Grants, type Role, roleOf } from '../repo/role.js';
 import type { Workspace } from '../repo/workspace.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /** A canvas's grants as `canvas access` shows them. */
 export interface AccessReport {
@@ -26,7 +26,7 @@ export async function readAccess(ws: Workspace, options: { ledger: string }, rea
   const r = reader ?? new RepoReader(ws);
   try {
     const revision = await r.revision(ledger);
-    if (!revision) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${ws.root}`, `create it: canvas create ${ledger} --why "..."`);
+    if (!revision) throw canvasNotFound(ws.root, ledger);
     const facts = await canvasFacts(r, ledger, revision);
     const file = await readAccessFile(r, revision, ledger);
     const grants = file ? file.grants : { [facts.creator]: 'owner' as Role };

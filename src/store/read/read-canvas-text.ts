@@ -1,6 +1,5 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import type { Canvas } from '../../model/types.js';
 import { resolveBase } from '../repo/commits-since.js';
@@ -9,6 +8,7 @@ import { revisionAt } from '../repo/revision-at.js';
 import { TREE_CACHE_CHECKS, treeCachePath } from '../repo/tree-cache-path.js';
 import type { Workspace } from '../repo/workspace.js';
 import { canvasFile } from '../repo/layout.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /** A canvas as read at one revision. */
 export interface CanvasText {
@@ -47,12 +47,7 @@ async function readStored(ws: Workspace, options: ReadOptions, reader?: RepoRead
     const revision = options.at !== undefined ? await revisionAt(r, ledger, await resolveBase(r, options.at, '--at', ledger)) : await r.revision(ledger);
     const stored = revision ? await r.blob(revision, canvasFile(ledger)) : null;
     if (!revision || !stored) {
-      throw new CanvasError(
-        'CANVAS_NOT_FOUND',
-        options.at !== undefined ? `canvas ${ledger} did not exist at ${options.at}` : `there is no canvas ${ledger} in ${ws.root}`,
-        options.at !== undefined ? `run \`canvas log ${ledger}\` for its revisions` : `create it: canvas create ${ledger} --why "..."`,
-        { ledger },
-      );
+      throw canvasNotFound(ws.root, ledger, options.at);
     }
     return { ledger, revision, xml: stored.content.toString('utf8'), blob: stored.sha, bytes: stored.content };
   } finally {

@@ -11,6 +11,7 @@ import type { CanvasRef } from '../repo/list-canvases.js';
 import type { RepoReader } from '../repo/repo-reader.js';
 import { snapshotCrossings } from './snapshot-crossings.js';
 import { canvasFile } from '../repo/layout.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /**
  * Read the snapshots of many canvases at their revisions (docs/site.md, "How the build reads"):
@@ -31,7 +32,7 @@ export async function readSnapshots(reader: RepoReader, refs: readonly CanvasRef
   const blobs = await reader.blobs(refs.map((r) => [r.revision, canvasFile(r.ledger)] as const));
   const gitDir = join(reader.ws.repo, '.git');
   const failed: Array<CanvasError | null> = refs.map(({ ledger }, i) =>
-    blobs[i] ? null : new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${ledger} in ${reader.ws.root}`, `create it: canvas create ${ledger} --why "..."`, { ledger }),
+    blobs[i] ? null : canvasNotFound(reader.ws.root, ledger),
   );
   // The chains walked side by side, one round per depth: deep enough for the recent edits and
   // down to the revision each canvas's node histories were cached at (all the way without one).

@@ -18,6 +18,7 @@ import { phraseMatcher } from './phrase-matcher.js';
 import { searchTerms } from './search-terms.js';
 import { WorkspaceSearchIndex } from './workspace-search-index.js';
 import { canvasFile } from '../repo/layout.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 /** How many hits a search returns unless told otherwise. */
 const DEFAULT_SEARCH_LIMIT = 20;
@@ -263,7 +264,7 @@ export async function searchCanvases(ws: Workspace, request: SearchRequest): Pro
   const all = await listCanvases(ws);
   const named = only === undefined ? all : all.filter((r) => r.ledger === only);
   if (only !== undefined && named.length === 0) {
-    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root} to search`, 'see the canvases there: canvas list', { ledger: only });
+    throw canvasNotFound(ws.root, only);
   }
   const reader = new RepoReader(ws);
   try {

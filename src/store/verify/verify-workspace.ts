@@ -39,6 +39,7 @@ import type { VerifyRule, Violation } from './verify-rules.js';
 import { readWorkingFile, writeWorkingFile } from '../files/working-file.js';
 import type { Workspace } from '../repo/workspace.js';
 import { accessFile, canvasFile, PROPOSAL_ID, parseRepoPath, proposalFile } from '../repo/layout.js';
+import { canvasNotFound } from '../repo/canvas-not-found.js';
 
 export type { VerifyRule, Violation } from './verify-rules.js';
 
@@ -203,7 +204,7 @@ function listWorkingFiles(dir: string, root: string, out: string[]): void {
 export async function verifyWorkspace(ws: Workspace, options: { ledger?: string | undefined } = {}): Promise<VerifyReport> {
   const only = options.ledger !== undefined ? checkLedgerId(options.ledger) : undefined;
   if (!repoExists(ws.repo)) {
-    if (only) throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
+    if (only) throw canvasNotFound(ws.root, only);
     return { ok: true, commits: 0, canvases: 0, violations: [], repaired: [], unrepaired: [], warnings: [] };
   }
   let locked = false;
@@ -425,7 +426,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
     : violations;
   // A canvas is known by its commits on main or by its ref, whether or not its first commit is valid.
   if (only && !canvases.has(only) && !refMap.has(only) && ![...replay.history.values()].includes(only)) {
-    throw new CanvasError('CANVAS_NOT_FOUND', `there is no canvas ${only} in ${ws.root}`, `create it: canvas create ${only} --why "..."`);
+    throw canvasNotFound(ws.root, only);
   }
   const linked = new Map<string, LinkedCanvas>(
     [...canvases].map(([ledger, state]) => [ledger, state.canvas ? { nodes: new Set(indexNodes(state.canvas).keys()), links: linksOf(state.canvas) } : { nodes: null, links: [] }]),

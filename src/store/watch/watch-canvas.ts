@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { parseAuthor } from '../../model/parse-author.js';
-import { canvasNotFound } from '../repo/canvas-not-found.js';
+import { canvasNotFoundFor } from '../repo/canvas-not-found.js';
 import { RepoReader } from '../repo/repo-reader.js';
 import { withRepoLock } from '../repo/repo-lock.js';
 import { createWatch, makeWatcherDir, readWatch, removeWatch, type Watch } from './watch-files.js';
@@ -57,7 +57,7 @@ export async function watchCanvas(ws: Workspace, req: WatchRequest): Promise<Wat
   let revision: string | null;
   try {
     revision = await reader.revision(ledger);
-    if (!revision) throw await canvasNotFound(ws, ledger, { name: 'watch' }, reader.exists() ? reader : null);
+    if (!revision) throw await canvasNotFoundFor(ws.root, ledger, { name: 'watch' }, reader.exists() ? reader : null);
   } finally {
     reader.close();
   }

@@ -1,7 +1,7 @@
 import { CanvasError } from '../../model/canvas-error.js';
 import { checkLedgerId } from '../../model/check-ledger-id.js';
 import { parsePayload } from '../../model/parse-payload.js';
-import { canvasNotFound } from '../repo/canvas-not-found.js';
+import { canvasNotFoundFor } from '../repo/canvas-not-found.js';
 import type { Outcome } from '../repo/outcome.js';
 import { rejectionOf } from './rejection-of.js';
 import { RepoReader } from '../repo/repo-reader.js';
@@ -84,7 +84,7 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
     const reader = new RepoReader(ws);
     try {
       const revision = reader.exists() ? await reader.revision(ledger) : null;
-      if (!revision) throw await canvasNotFound(ws, ledger, { name: 'approve', other: req.proposal }, reader.exists() ? reader : null);
+      if (!revision) throw await canvasNotFoundFor(ws.root, ledger, { name: 'approve', other: req.proposal }, reader.exists() ? reader : null);
       p = await readProposal(reader, revision, ledger, req.proposal);
     } finally {
       reader.close();

@@ -3,7 +3,7 @@ import { CanvasError } from '../../model/canvas-error.js';
 import { markBaseRule } from '../repo/base-rule-marker.js';
 import { canvasExists } from '../repo/canvas-exists.js';
 import { canvasFacts } from '../repo/canvas-facts.js';
-import { canvasNotFound } from '../repo/canvas-not-found.js';
+import { canvasNotFoundFor } from '../repo/canvas-not-found.js';
 import { cachedCanvasTree } from '../repo/canvas-tree-cache.js';
 import { ensureRepo } from '../repo/ensure-repo.js';
 import { idleMs } from '../git/git-handles.js';
@@ -37,7 +37,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
   idleMs();
   const creates = w.operation.touches === 'document' && w.operation.edit.op === 'create';
   if (creates) await ensureRepo(ws);
-  else if (!repoExists(ws.repo)) throw await canvasNotFound(ws, w.ledger, commandOf(w), null);
+  else if (!repoExists(ws.repo)) throw await canvasNotFoundFor(ws.root, w.ledger, commandOf(w), null);
   let url: string | null = null;
   let outcome: Outcome;
   for (let round = 1; ; round++) {
@@ -115,7 +115,7 @@ async function lockedOnce(
         throw canvasExists(w.ledger, ctx.revision);
       }
     } else if (!ctx.revision) {
-      throw await canvasNotFound(ws, w.ledger, commandOf(w), reader);
+      throw await canvasNotFoundFor(ws.root, w.ledger, commandOf(w), reader);
     }
     const current = ctx.revision ? await reader.file(ctx.revision, canvasFile(w.ledger)) : null;
     if (ctx.revision) {
