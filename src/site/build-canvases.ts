@@ -4,7 +4,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { DeskProposal } from '../model/desk.js';
 import { indexEntryOf } from '../render/html/index-entry.js';
 import { type CanvasRef, readOpenProposals, readSnapshots, RepoReader, type Workspace } from '../store/index.js';
-import type { ManifestEntry, SiteRenderers } from './build-site.js';
+import type { ManifestEntry, SiteRenderers } from './site-types.js';
 import { contentHash } from './content-hash.js';
 import { writeSiteFile } from './write-site-file.js';
 

@@ -2,48 +2,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { checkNewLedgerId } from '../model/check-ledger-id.js';
-import type { IndexEntry } from '../render/html/render-index.js';
 import { canvasFile, canvasFilesAt, canvasNotFound, type CanvasRef, listCanvases, parseRepoPath, readLinkGraph, RepoReader, type Workspace } from '../store/index.js';
 import { danglingLinks, type LinkWarning } from '../model/dangling-links.js';
 import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
 import { buildInPool } from './render-pool.js';
 import { SiteDir } from './site-dir.js';
+import { PAGE_FILES, type ManifestEntry, type SiteManifest, type SiteRenderers } from './site-types.js';
 import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js';
-
-/**
- * One canvas's record in the manifest: its line on the index page, that line's HTML as
- * `renderIndexRow` made it (joined into the index without rendering it again; docs/site.md,
- * "Incremental"), its files' hashes, and the version of the renderers that wrote those files
- * when it is not the manifest's own (an entry a `--ledger` build kept through a renderer change).
- */
-export type ManifestEntry = IndexEntry & { row?: string; files: Record<string, string>; renderer?: string };
-
-/** What was built from what: `DIR/.canvas-build.json`. */
-export interface SiteManifest {
-  /** Invalidates every entry when the renderers or templates change. */
-  renderer: string;
-  entries: Record<string, ManifestEntry>;
-  /** The hash of the index page written with these entries (checked by `--verify-output`). */
-  index?: string;
-}
-
-/** The renderers the site uses (injected, so `src/site` never touches git itself for them). */
-export interface SiteRenderers {
-  /** The page with its figures drawn (the one asynchronous renderer: drawing is). */
-  renderPage: (s: import('../model/snapshot.js').Snapshot) => Promise<string> | string;
-  renderComment: (s: import('../model/snapshot.js').Snapshot) => string;
-  renderPrompt: (s: import('../model/snapshot.js').Snapshot, o: { edits?: number }) => string;
-  /**
-   * One canvas's row of the index page, as HTML: what `renderIndex` writes for the entry. Without
-   * it (renderers written before it existed) no row is kept, and `renderIndex` renders every row.
-   */
-  renderIndexRow?: ((entry: IndexEntry) => string) | undefined;
-  /** The index page; an entry's `row`, when given, is written as it is. */
-  renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string }>) => string;
-  /** A string that changes whenever any renderer or template changes. */
-  version: string;
-}
 
 /** Options of {@link buildSite}. */
 export interface BuildOptions {
@@ -72,9 +38,6 @@ export interface BuildReport {
   /** With `--vendor-mermaid`: the version the site carries, its file count, the files written now. */
   vendored?: { mermaid: string; files: number; written: number };
 }
-
-/** The files of each canvas's folder. */
-const PAGES = ['index.html', 'comment.md', 'prompt.txt'] as const;
 
 /** True when each file holds what the manifest recorded (a missing or unreadable file does not). */
 function sameFiles(dir: string, files: Record<string, string>): boolean {
@@ -193,7 +156,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   // the first write, so a link or a file it did not make is refused with nothing written.
   const live = new Set(all.map((c) => c.ledger));
   const gone = Object.entries(site.previous?.entries ?? {}).filter(([ledger]) => !live.has(ledger));
-  const pagesOf = (list: readonly CanvasRef[]) => list.flatMap((c) => PAGES.map((name) => `${c.ledger}/${name}`));
+  const pagesOf = (list: readonly CanvasRef[]) => list.flatMap((c) => PAGE_FILES.map((name) => `${c.ledger}/${name}`));
   site.check([
     'index.html', '.canvas-build.json', ...pagesOf(options.verifyOutput ? todo : stale), ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
     ...(options.mermaid?.files.map((f) => f.path) ?? []),

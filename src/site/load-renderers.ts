@@ -1,5 +1,5 @@
 import { MERMAID_PIN } from '../render/figures/mermaid-pin.js';
-import type { SiteRenderers } from './build-site.js';
+import type { SiteRenderers } from './site-types.js';
 import { rendererVersion } from './renderer-version.js';
 
 /**

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { CanvasError } from '../model/canvas-error.js';
 import type { CanvasRef, Workspace } from '../store/index.js';
 import { buildCanvases, type CanvasResult, type SiteOut } from './build-canvases.js';
-import type { SiteRenderers } from './build-site.js';
+import type { SiteRenderers } from './site-types.js';
 import { inHistoryOrder } from './history-order.js';
 
 /** The most canvases in a batch: what one worker reads in one set of rounds, then renders. */

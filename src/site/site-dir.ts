@@ -3,14 +3,14 @@ import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { isLedgerId } from '../model/check-ledger-id.js';
 import { insideRepository, type Workspace } from '../store/index.js';
-import type { SiteManifest } from './build-site.js';
+import { PAGE_FILES, type SiteManifest } from './site-types.js';
 import { writeSiteFile } from './write-site-file.js';
 
 /** The build's manifest, at the top of the output directory. */
 const MANIFEST = '.canvas-build.json';
 
 /** The files of one canvas's folder: the only names a manifest entry may list. */
-const PAGE_FILES: ReadonlySet<string> = new Set(['index.html', 'comment.md', 'prompt.txt']);
+const PAGE_NAMES: ReadonlySet<string> = new Set(PAGE_FILES);
 
 function refuse(out: string, message: string, hint: string, data: Record<string, unknown> = {}): CanvasError {
   return new CanvasError('BAD_OUT_DIR', `--out ${out} ${message}`, hint, { out, ...data });
@@ -46,7 +46,7 @@ function manifestOf(text: string): SiteManifest | null {
   for (const [ledger, entry] of Object.entries(entries)) {
     if (!isLedgerId(ledger) || typeof entry !== 'object' || entry === null) return null;
     const files = (entry as Record<string, unknown>).files;
-    if (typeof files !== 'object' || files === null || Object.keys(files).some((name) => !PAGE_FILES.has(name))) return null;
+    if (typeof files !== 'object' || files === null || Object.keys(files).some((name) => !PAGE_NAMES.has(name))) return null;
   }
   return m as SiteManifest;
 }
@@ -198,7 +198,7 @@ export class SiteDir {
    * @param files - the file names its manifest entry lists
    */
   remove(ledger: string, files: Iterable<string>): void {
-    const names = [...files].filter((name) => PAGE_FILES.has(name));
+    const names = [...files].filter((name) => PAGE_NAMES.has(name));
     this.check(names.map((name) => `${ledger}/${name}`));
     for (const name of names) rmSync(join(this.path, ledger, name), { force: true });
     try {

@@ -1,0 +1,42 @@
+// The site build's shared shapes: the manifest, the renderers the build is handed, and the files
+// of a canvas's folder. In their own file so the build's parts import them without importing the
+// build (docs/site.md).
+import type { Snapshot } from '../model/snapshot.js';
+import type { IndexEntry } from '../render/html/render-index.js';
+
+/** The files of each canvas's folder, and the only names a manifest entry may list. */
+export const PAGE_FILES = ['index.html', 'comment.md', 'prompt.txt'] as const;
+
+/**
+ * One canvas's record in the manifest: its line on the index page, that line's HTML as
+ * `renderIndexRow` made it (joined into the index without rendering it again; docs/site.md,
+ * "Incremental"), its files' hashes, and the version of the renderers that wrote those files
+ * when it is not the manifest's own (an entry a `--ledger` build kept through a renderer change).
+ */
+export type ManifestEntry = IndexEntry & { row?: string; files: Record<string, string>; renderer?: string };
+
+/** What was built from what: `DIR/.canvas-build.json`. */
+export interface SiteManifest {
+  /** Invalidates every entry when the renderers or templates change. */
+  renderer: string;
+  entries: Record<string, ManifestEntry>;
+  /** The hash of the index page written with these entries (checked by `--verify-output`). */
+  index?: string;
+}
+
+/** The renderers the site uses (injected, so `src/site` never touches git itself for them). */
+export interface SiteRenderers {
+  /** The page with its figures drawn (the one asynchronous renderer: drawing is). */
+  renderPage: (s: Snapshot) => Promise<string> | string;
+  renderComment: (s: Snapshot) => string;
+  renderPrompt: (s: Snapshot, o: { edits?: number }) => string;
+  /**
+   * One canvas's row of the index page, as HTML: what `renderIndex` writes for the entry. Without
+   * it (renderers written before it existed) no row is kept, and `renderIndex` renders every row.
+   */
+  renderIndexRow?: ((entry: IndexEntry) => string) | undefined;
+  /** The index page; an entry's `row`, when given, is written as it is. */
+  renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string }>) => string;
+  /** A string that changes whenever any renderer or template changes. */
+  version: string;
+}
