@@ -134,51 +134,79 @@ describe('stopping (docs/serve.md, "Stopping")', () => {
   });
 
   it('as a process on SIGTERM: the write under way answers, a new one gets SERVER_STOPPING, then it exits 0', async () => {
-    // The CLI's entry with its writes held at their point of no return until the test says go.
-    const fixture = await bundleScript('test/cli/fixtures/paused-at-commit.ts', { splitting: true });
-    const t = await servedWorkspace();
-    await t.server.close();
+    const p = await serveProcess();
     try {
-      const base = await revisionOf(t.ws);
-      const child = spawn(process.execPath, [fixture.path, 'serve', '--port', '0', '--json', '--workspace', t.ws.root], {
-        env: { ...process.env, CANVAS_AUTHOR: 'leo | by-hand', NO_COLOR: '1' },
-        stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      });
-      const control = child.stdio[3] as Readable & Writable;
-      let stdout = '';
-      let stderr = '';
-      child.stderr!.on('data', (b) => (stderr += b));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-      const listening = await new Promise<{ url: string; origin: string; port: number }>((resolve) =>
-        child.stdout!.on('data', (b) => {
-          stdout += b;
-          if (stdout.endsWith('\n')) resolve(JSON.parse(stdout));
-        }),
-      );
-      const token = new URL(listening.url).searchParams.get('token');
-      const headers = { host: `127.0.0.1:${listening.port}`, cookie: `canvas-token-${listening.port}=${token}`, origin: listening.origin, 'content-type': 'application/json' };
-      const write = (id: string, why: string, node: Record<string, unknown>) =>
-        rawRequest(listening.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id, base, why, node }));
-      const atCommit = new Promise<void>((resolve) => control.once('data', () => resolve()));
-      const first = write(t.ids.text, 'under way when stopped', { type: 'text', text: 'Finished.' });
-      await atCommit;
-      const told = new Promise<void>((resolve) => child.stderr!.on('data', () => stderr.includes('stopping') && resolve()));
-      child.kill('SIGTERM');
-      await told;
-      const second = await write(t.ids.question, 'too late', { type: 'question', text: 'Never?', answered: false });
+      const first = p.write(p.t.ids.text, 'under way when stopped', { type: 'text', text: 'Finished.' });
+      await p.atCommit;
+      p.child.kill('SIGTERM');
+      await p.told;
+      const second = await p.write(p.t.ids.question, 'too late', { type: 'question', text: 'Never?', answered: false });
       expect(second.status).toBe(503);
       expect(JSON.parse(second.body).error).toMatchObject({ code: 'SERVER_STOPPING' });
-      control.write('g');
+      p.control.write('g');
       const answered = await first;
       expect(answered.status).toBe(200);
       expect(JSON.parse(answered.body)).toMatchObject({ outcome: 'applied' });
-      expect(await exited).toEqual({ code: 0, signal: null });
-      expect(await revisionOf(t.ws)).toBe(JSON.parse(answered.body).revision);
-      const log = JSON.stringify(await canvasLog(t.ws, { ledger: 'demo' }));
+      expect(await p.exited).toEqual({ code: 0, signal: null });
+      expect(await revisionOf(p.t.ws)).toBe(JSON.parse(answered.body).revision);
+      const log = JSON.stringify(await canvasLog(p.t.ws, { ledger: 'demo' }));
       expect(log).toContain('under way when stopped');
       expect(log).not.toContain('too late');
     } finally {
-      fixture.remove();
+      p.fixture.remove();
+    }
+  });
+
+  it('as a process, a second signal of either kind while it stops ends it at once (143 for SIGTERM)', async () => {
+    const p = await serveProcess();
+    try {
+      const base = await revisionOf(p.t.ws);
+      const first = p.write(p.t.ids.text, 'held at its commit', { type: 'text', text: 'Never applied.' }).catch(() => null);
+      await p.atCommit;
+      p.child.kill('SIGINT');
+      await p.told;
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toEqual({ code: 143, signal: null });
+      expect(p.stderr()).toContain('stopped at once by a second signal (SIGTERM)');
+      await first;
+      // Held before its ref update: nothing was applied.
+      expect(await revisionOf(p.t.ws)).toBe(base);
+    } finally {
+      p.fixture.remove();
     }
   });
 });
+
+/**
+ * `canvas serve` as a process (the CLI's entry, its writes held at their point of no return until
+ * the test writes a byte to `control`), on a served workspace of its own, listening.
+ */
+async function serveProcess() {
+  const fixture = await bundleScript('test/cli/fixtures/paused-at-commit.ts', { splitting: true });
+  const t = await servedWorkspace();
+  await t.server.close();
+  const base = await revisionOf(t.ws);
+  const child = spawn(process.execPath, [fixture.path, 'serve', '--port', '0', '--json', '--workspace', t.ws.root], {
+    env: { ...process.env, CANVAS_AUTHOR: 'leo | by-hand', NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+  });
+  const control = child.stdio[3] as Readable & Writable;
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (b) => (stderr += b));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const listening = await new Promise<{ url: string; origin: string; port: number }>((resolve) =>
+    child.stdout!.on('data', (b) => {
+      stdout += b;
+      if (stdout.endsWith('\n')) resolve(JSON.parse(stdout));
+    }),
+  );
+  const token = new URL(listening.url).searchParams.get('token');
+  const headers = { host: `127.0.0.1:${listening.port}`, cookie: `canvas-token-${listening.port}=${token}`, origin: listening.origin, 'content-type': 'application/json' };
+  const write = (id: string, why: string, node: Record<string, unknown>) =>
+    rawRequest(listening.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id, base, why, node }));
+  // The first write to reach its commit, and the server saying it stops.
+  const atCommit = new Promise<void>((resolve) => control.once('data', () => resolve()));
+  const told = new Promise<void>((resolve) => child.stderr!.on('data', () => stderr.includes('stopping') && resolve()));
+  return { fixture, t, child, control, exited, write, atCommit, told, stderr: () => stderr };
+}
