@@ -102,6 +102,21 @@ describe('the folder rules (docs/architecture.md)', () => {
     expect(upward).toEqual([]);
   });
 
+  it('inside the store each folder imports only the layers below it (docs/architecture.md, "Inside `store/`")', () => {
+    // The layers of docs/architecture.md's table, lowest first; folders of one layer do not import each other.
+    const LAYERS: Readonly<Record<string, number>> = { files: 1, git: 2, repo: 3, remote: 4, watch: 4, read: 5, write: 5, search: 6, verify: 6 };
+    const inStore = sourceFiles(SRC).filter((f) => f.startsWith('store/') && f.split('/').length > 2);
+    expect([...new Set(inStore.map((f) => f.split('/')[1]!))].sort()).toEqual(Object.keys(LAYERS).sort());
+    const drawn = inStore.flatMap((f) => {
+      const from = f.split('/')[1]!;
+      return importedFiles(f)
+        .filter((t) => t.startsWith('store/') && t.split('/').length > 2)
+        .filter((t) => t.split('/')[1] !== from && !((LAYERS[t.split('/')[1]!] ?? 99) < LAYERS[from]!))
+        .map((t) => `${f} imports ${t}`);
+    });
+    expect(drawn).toEqual([]);
+  });
+
   it("the store's git plumbing, shared remote and search import nothing of its write path (docs/architecture.md, \"Inside `store/`\")", () => {
     const plumbing = sourceFiles(SRC).filter((f) => f.startsWith('store/git/') || f.startsWith('store/remote/') || f.startsWith('store/search/'));
     expect(plumbing.length).toBeGreaterThan(0);
