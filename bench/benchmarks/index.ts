@@ -3,6 +3,7 @@
 import type { BenchContext, BenchResult } from '../lib/context.js';
 import { cliEdit, inProcessEdit } from './edits.js';
 import { excalidrawDraw } from './excalidraw.js';
+import { hookBench } from './hook.js';
 import { inboxBench } from './inbox.js';
 import { libraryImport } from './library.js';
 import { mcpHttpBench } from './mcp-http.js';
@@ -23,6 +24,7 @@ export const BENCHMARKS: ReadonlyArray<{ key: string; run: (ctx: BenchContext) =
   { key: 'lib-edit', run: inProcessEdit },
   { key: 'lib-import', run: libraryImport },
   { key: 'cli-read', run: cliRead },
+  { key: 'hook', run: hookBench },
   { key: 'page-render', run: pageRender },
   { key: 'excalidraw', run: excalidrawDraw },
   { key: 'cli-render', run: cliRender },

@@ -18,6 +18,7 @@ export const COMMAND_GROUP_NAMES = {
   import: ['import'],
   build: ['build'],
   mcp: ['mcp'],
+  hook: ['hook'],
   render: ['render', 'prompt'],
   publish: ['publish'],
   check: ['check'],

@@ -6,6 +6,7 @@
 export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> = [
   ['CANVAS_WORKSPACE', 'the workspace when --workspace is not given'],
   ['OPENCLAW_WORKSPACE', 'the workspace when neither --workspace nor CANVAS_WORKSPACE is given'],
+  ['CANVAS_LEDGER', 'canvas hook: the canvas when --ledger is not given (else the file .canvas-ledger in the working directory)'],
   ['CANVAS_AUTHOR', 'the author of writes when --author is not given: "<who>[ | step:<step>][ | run:<run>]" or "<who> | by-hand"'],
   ['CANVAS_CHECK_AUTHOR', 'canvas check: the author of the questions it asks (default "coherence | step:check")'],
   ['CANVAS_MODEL_URL', 'canvas check: the OpenAI-compatible API to ask (docs/coherence.md)'],

@@ -49,6 +49,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: ['canvas import fix-login --markdown decision.md --why "the decision record, moved here"'],
   build: ['canvas build --out site', 'canvas build --out site --ledger fix-login', 'canvas build --from git://git.example.org/canvas.git --out site', 'canvas build --out site --verify-output --workers 1', 'canvas build --out site --vendor-mermaid .vendor/mermaid/package'],
   mcp: ['canvas mcp --as planner --workspace ~/ws          # step and run are arguments of each tool call'],
+  hook: [
+    'canvas hook claude-code --workspace ~/ws          # in .claude/settings.json, for SessionStart and UserPromptSubmit',
+    'canvas hook copilot session-start --session <invocation.sessionId> --ledger fix-login < input.json',
+  ],
   render: [
     'canvas render fix-login -o page.html',
     'canvas render fix-login --format comment -o -',

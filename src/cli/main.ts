@@ -17,6 +17,7 @@ import { registerDeskCommand } from './commands/desk-command.js';
 import { registerSearchCommand } from './commands/search-command.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerMcpCommand } from './commands/mcp-command.js';
+import { registerHookCommand } from './commands/hook-command.js';
 import { registerPublishCommand } from './commands/publish-command.js';
 import { registerReadCommands } from './commands/read-commands.js';
 import { registerRenderCommands } from './commands/render-commands.js';
@@ -44,6 +45,7 @@ const REGISTER: { readonly [G in CommandGroup]: (program: Command) => void } = {
   import: registerImportCommand,
   build: registerBuildCommand,
   mcp: registerMcpCommand,
+  hook: registerHookCommand,
   render: registerRenderCommands,
   publish: registerPublishCommand,
   check: registerCheckCommand,
@@ -116,6 +118,10 @@ function internalError(e: unknown): CanvasError {
  */
 export async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
+  // A harness's hook fails open (docs/agents.md): a refusal is said on stderr and the exit is 0,
+  // since a hook that fails blocks a person's session (Claude Code blocks a prompt on exit 2).
+  // With --json a script gets the code and its exit code.
+  const exit = (code: number): number => (argv[0] === 'hook' && !json ? 0 : code);
   if (argv.length === 0) {
     process.stderr.write(buildProgram().helpInformation());
     return 2;
@@ -133,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
       ),
       json,
     );
-    return 2;
+    return exit(2);
   }
   // The store never prints; a command that rebuilt canvas refs from main says so once, here.
   const stopListening = onRefRepair((repairs) => {
@@ -157,15 +163,15 @@ export async function main(argv: string[]): Promise<number> {
         before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`',
       );
       printError(err, json);
-      return 2;
+      return exit(2);
     }
     if (e instanceof CanvasError) {
       printError(e, json);
-      return exitCodeFor(e.kind);
+      return exit(exitCodeFor(e.kind));
     }
     const err = noSpace(e) ?? permissionDenied(e) ?? internalError(e);
     printError(err, json);
-    return 1;
+    return exit(1);
   } finally {
     stopQuiet();
     stopListening();

@@ -57,6 +57,8 @@ export type ErrorCode =
   | 'PROPOSAL_DECIDED'
   | 'SELF_APPROVAL'
   | 'NOT_WATCHING'
+  | 'NO_LEDGER'
+  | 'HOOK_INPUT'
   | 'IDEMPOTENCY_MISMATCH'
   | 'WORKSPACE_MISMATCH'
   | 'VERIFY_FAILED'
@@ -155,6 +157,8 @@ const KIND: Record<ErrorCode, ErrorKind> = {
   PROPOSAL_DECIDED: 'rejected',
   SELF_APPROVAL: 'rejected',
   NOT_WATCHING: 'rejected',
+  NO_LEDGER: 'rejected',
+  HOOK_INPUT: 'rejected',
   IDEMPOTENCY_MISMATCH: 'rejected',
   WORKSPACE_MISMATCH: 'rejected',
   VERIFY_FAILED: 'verify',

@@ -7,7 +7,7 @@ import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 
-type Format = 'html' | 'comment' | 'text' | 'excalidraw' | 'done';
+type Format = 'html' | 'comment' | 'text' | 'prompt' | 'excalidraw' | 'done';
 
 /** Read a snapshot (the store's snapshot read parses the canvas: imported when a render runs). */
 async function snapshotOf(ws: Workspace, options: SnapshotOptions): Promise<Snapshot> {
@@ -26,7 +26,8 @@ async function renderAs(snapshot: Snapshot, format: Format): Promise<string> {
       const { renderComment } = await import('../../render/comment/render-comment.js');
       return renderComment(snapshot);
     }
-    case 'text': {
+    case 'text':
+    case 'prompt': {
       const { renderPrompt } = await import('../../render/text/render-prompt.js');
       return renderPrompt(snapshot);
     }
@@ -83,9 +84,9 @@ export function registerRenderCommands(program: Command): void {
     .addOption(
       new Option(
         '--format <format>',
-        'html (a standalone page), comment (Markdown), text (the prompt), excalidraw (one figure\'s scene, with --figure), done (the done artifact; with --json, its JSON)',
+        'html (a standalone page), comment (Markdown), text or prompt (the prompt), excalidraw (one figure\'s scene, with --figure), done (the done artifact; with --json, its JSON)',
       )
-        .choices(['html', 'comment', 'text', 'excalidraw', 'done'])
+        .choices(['html', 'comment', 'text', 'prompt', 'excalidraw', 'done'])
         .default('html'),
     )
     .option('--figure <id>', 'with --format excalidraw: the figure whose scene to print, to save as a .excalidraw file')

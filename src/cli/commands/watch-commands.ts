@@ -2,13 +2,8 @@ import type { Command } from 'commander';
 import { withGlobal } from '../common-options.js';
 import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
+import { show } from '../show.js';
 
-/** Write to standard output and wait until the stream has taken it: what was shown is shown before it is acknowledged. */
-function show(text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    process.stdout.write(text, (e) => (e ? reject(e) : resolve()));
-  });
-}
 
 /** Register watch, unwatch (docs/cli.md, "watch") and inbox (docs/cli.md, "inbox"). */
 export function registerWatchCommands(program: Command): void {
