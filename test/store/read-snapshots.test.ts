@@ -1,7 +1,8 @@
 // The site build's batched read gives what a read of one canvas gives (docs/site.md, "How the
-// build reads"), with its caches present, absent or behind.
+// build reads"), with its caches present, absent, behind, or of an earlier format, and reads no
+// chain when every cache is at its head.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
@@ -34,6 +35,36 @@ describe('readSnapshots', () => {
     await compare();
     // The caches at every head, and a short walk.
     await compare(2);
+    // More recent edits than the history cache keeps: the chains are walked for them.
+    await compare(12);
+    // With every cache at its head, no chain is walked: the recent edits come from the history
+    // cache, and no head commit is asked of git.
+    const asked: string[] = [];
+    {
+      const refs = await listCanvases(ws);
+      const reader = new RepoReader(ws);
+      const commits = reader.commits.bind(reader);
+      reader.commits = (shas) => {
+        asked.push(...shas);
+        return commits(shas);
+      };
+      let endings: string[];
+      try {
+        endings = (await readSnapshots(reader, refs)).flatMap((snap) => (snap instanceof CanvasError || snap.ending === null ? [] : [snap.ending.commit]));
+      } finally {
+        reader.close();
+      }
+      // A canvas's latest commit is asked for only as its ending's (its date), never to walk.
+      expect(asked.filter((sha) => refs.some((ref) => ref.revision === sha) && !endings.includes(sha))).toEqual([]);
+    }
+    // A history cache written before it kept the recent edits, or one whose recent edits are not
+    // edit records: the chains are walked as before.
+    for (const name of readdirSync(join(cache, 'history'))) {
+      const path = join(cache, 'history', name);
+      const { recent: _recent, ...old } = JSON.parse(readFileSync(path, 'utf8'));
+      writeFileSync(path, JSON.stringify(name.startsWith('c') ? old : { ...old, recent: [{ commit: 1 }] }));
+    }
+    await compare();
     // The caches behind one canvas's head: the walk folds the newer commits onto them.
     const r = await readCanvas(ws, { ledger: 'concurrency' });
     const text = [...r.xml.matchAll(/<text id="([a-z0-9]+)"/g)][0]![1]!;

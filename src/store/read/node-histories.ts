@@ -1,16 +1,35 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HistoryEntry } from '../../model/snapshot.js';
+import type { HistoryEntry, SnapshotEdit } from '../../model/snapshot.js';
 import type { CanvasCommit } from '../repo/canvas-commit.js';
+import { editRecord } from '../repo/edit-record.js';
 import { historyEntry } from '../repo/history-entry.js';
 import type { RepoReader } from '../repo/repo-reader.js';
 import { saveCacheFile } from '../files/save-cache-file.js';
+
+/** How many of a canvas's latest commits the history cache keeps as edit records. */
+const RECENT_KEPT = 10;
 
 /** The cache file's content: the histories folded up to `revision`. */
 export interface HistoryCache {
   revision: string;
   /** Node id and its entries, oldest first, in the order the nodes were first named. */
   nodes: [string, HistoryEntry[]][];
+  /**
+   * The chain's latest commits at `revision` as edit records, newest first: {@link RECENT_KEPT}
+   * of them, or every commit of a shorter chain. Absent in a cache written before it was kept.
+   */
+  recent?: SnapshotEdit[];
+}
+
+/**
+ * The recent edits a cache holds enough of: `edits` of them, or all there are (a chain shorter
+ * than what the cache keeps); null when it cannot say.
+ */
+export function recentOf(cache: HistoryCache | null, edits: number): SnapshotEdit[] | null {
+  const recent = cache?.recent;
+  if (!Array.isArray(recent) || !recent.every(isEdit)) return null;
+  return recent.length >= edits || recent.length < RECENT_KEPT ? recent.slice(0, edits) : null;
 }
 
 function cachePath(reader: RepoReader, ledger: string): string {
@@ -31,6 +50,10 @@ export function cachedHistories(reader: RepoReader, ledger: string): HistoryCach
  */
 export function foldHistories(reader: RepoReader, ledger: string, revision: string, newer: readonly CanvasCommit[], cached: HistoryCache | null, save: boolean): Map<string, HistoryEntry[]> {
   const nodes = new Map<string, HistoryEntry[]>(cached ? cached.nodes : []);
+  // The latest commits, newest first: the ones read, then the cached ones (without a cache the
+  // walk went to the create, so what it read is the whole chain).
+  const before = cached === null ? [] : recentOf(cached, RECENT_KEPT);
+  const recent = before === null && newer.length < RECENT_KEPT ? undefined : [...newer.slice(0, RECENT_KEPT).map(editRecord), ...(before ?? [])].slice(0, RECENT_KEPT);
   for (let i = newer.length - 1; i >= 0; i -= 1) {
     const c = newer[i]!;
     const node = c.trailers['Canvas-Node'];
@@ -39,8 +62,14 @@ export function foldHistories(reader: RepoReader, ledger: string, revision: stri
     list.push(historyEntry(c));
     nodes.set(node, list);
   }
-  if (save) saveCacheFile(cachePath(reader, ledger), JSON.stringify({ revision, nodes: [...nodes] } satisfies HistoryCache));
+  if (save) saveCacheFile(cachePath(reader, ledger), JSON.stringify({ revision, nodes: [...nodes], ...(recent === undefined ? {} : { recent }) } satisfies HistoryCache));
   return nodes;
+}
+
+function isEdit(e: unknown): e is SnapshotEdit {
+  if (typeof e !== 'object' || e === null) return false;
+  const r = e as Record<string, unknown>;
+  return typeof r.commit === 'string' && typeof r.op === 'string' && (r.node === null || typeof r.node === 'string') && typeof r.author === 'string' && typeof r.reason === 'string' && typeof r.date === 'string';
 }
 
 function readCache(path: string): HistoryCache | null {
