@@ -117,6 +117,10 @@ function tools(): Element {
  */
 export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }>, css: string, live?: LiveAssets, script?: string): string {
   const open = entries.reduce((n, e) => n + e.openQuestions, 0);
+  // The rows go in after the page is serialized, in place of one raw node holding ROWS: each
+  // element's content is joined into a new string at every level of the tree, and at a thousand
+  // rows (800 KB) those copies and the garbage they leave were most of a build after one edit
+  // (docs/performance.md, "Incremental builds"). The bytes are the same as with the rows in the tree.
   const list: ElementContent[] =
     entries.length === 0
       ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
@@ -124,13 +128,7 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
           deskSection(sortDesk({ questions: entries.flatMap((e) => e.desk?.questions ?? []), proposals: entries.flatMap((e) => e.desk?.proposals ?? []) })),
           h('h2', { id: 'canvases-title' }, 'Every canvas'),
           ...(script === undefined ? [] : [tools()]),
-          h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [
-            h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]),
-            h(
-              'tbody',
-              entries.map((e) => (e.row === undefined ? row(e) : { type: 'raw', value: e.row })),
-            ),
-          ]),
+          h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]), h('tbody', [{ type: 'raw', value: ROWS }])]),
         ];
   const body: ElementContent[] = [
     h('header', { className: ['masthead'] }, [
@@ -147,6 +145,13 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: contentSecurityPolicy(tree, { mermaid: false }) }));
   (html.children[0] as Element).children = head;
-  // `allowDangerousHtml` writes the given rows as they are: the tree holds no other raw node.
-  return `${toHtml(tree, { upperDoctype: true, allowDangerousHtml: true })}\n`;
+  // `allowDangerousHtml` writes the rows' place as it is: the tree holds no other raw node.
+  const page = toHtml(tree, { upperDoctype: true, allowDangerousHtml: true });
+  if (entries.length === 0) return `${page}\n`;
+  const at = page.indexOf(ROWS);
+  const rows = entries.map((e) => e.row ?? toHtml(row(e))).join('');
+  return `${page.slice(0, at)}${rows}${page.slice(at + ROWS.length)}\n`;
 }
+
+/** The rows' place in the serialized index: NUL cannot stand in a page's text, a stylesheet or a script. */
+const ROWS = '\u0000canvas-index-rows\u0000';
