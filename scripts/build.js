@@ -32,7 +32,7 @@ const LIVE_SCRIPT = 'dist/serve/live.js';
 /** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/files/read-package-version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
-const LAZY_DIRS = /^src\/(render|site|mcp|publish|import|figures|check|serve)\//;
+const LAZY_DIRS = /^src\/(render|mcp|publish|import|figures|check|serve)\/|^src\/site\/load-renderers\.ts$/;
 const common = {
   bundle: true,
   format: 'cjs',

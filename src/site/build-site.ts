@@ -8,8 +8,13 @@ import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
 import { buildInPool } from './render-pool.js';
 import { SiteDir } from './site-dir.js';
-import { PAGE_FILES, type ManifestEntry, type SiteManifest, type SiteRenderers } from './site-types.js';
+import { type ManifestEntry, type ManifestHead, PAGE_FILES, type SiteManifest, type SiteRenderers } from './site-types.js';
 import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js';
+
+/** The key of a workspace's link warnings: every canvas and its revision, hashed. */
+function linksKey(all: readonly CanvasRef[]): string {
+  return contentHash(all.map((c) => `${c.ledger} ${c.revision}\n`).join(''));
+}
 
 /** Options of {@link buildSite}. */
 export interface BuildOptions {
@@ -134,6 +139,22 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   });
   const vendoredMermaid = options.mermaid !== undefined;
   const version = renderers?.version ?? rendererVersion({ vendoredMermaid });
+  const asked = new Set(todo.map((c) => c.ledger));
+  // Nothing changed (docs/site.md, "Incremental"): the manifest's head says so, and the entries
+  // are not read. The index and the manifest are still judged, as every build judges them.
+  const head = site.head;
+  if (head !== null && head.renderer === version && !options.verifyOutput && !vendoredMermaid) {
+    const live = new Set(all.map((c) => c.ledger));
+    // Every canvas asked for at the revision its files were built from, none gone, and no entry
+    // other renderers wrote (its row would be rendered again).
+    const built = new Map(head.revisions);
+    const still = todo.every((c) => built.get(c.ledger) === c.revision) && head.revisions.every(([l, r]) => r !== '' && live.has(l));
+    site.check(['index.html', '.canvas-build.json']);
+    if (still && existsSync(join(site.path, 'index.html'))) {
+      const warnings = head.links === linksKey(all) ? head.warnings.filter((w) => asked.has(w.ledger)) : danglingLinks(await readLinkGraph(ws, all), asked);
+      return { out, built: [], unchanged: todo.map((c) => c.ledger), failed, warnings };
+    }
+  }
   const same = site.previous?.renderer === version;
   // Each entry keeps the renderers that wrote its files: after a renderer change, a canvas this
   // build does not build (--ledger) stays listed, and the next build that takes it in rebuilds it.
@@ -217,15 +238,27 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
     !changed &&
     site.previous?.index !== undefined &&
     (!options.verifyOutput || sameFiles(site.path, { 'index.html': site.previous.index }));
-  if (!indexKept || !existsSync(indexPath)) {
+  // Every canvas's warnings, kept in the manifest's head for the next build that finds nothing changed.
+  const warnings = danglingLinks(await readLinkGraph(ws, all), live);
+  report.warnings = warnings.filter((w) => asked.has(w.ledger));
+  if (!indexKept || !existsSync(indexPath) || site.head === null) {
     const sorted = sortedManifest(manifest.renderer, manifest.entries);
     const entries = all.map((c) => sorted.entries[c.ledger]).filter((e): e is ManifestEntry => e !== undefined);
     // Each row as the build that rendered its canvas made it: joined, not rendered again.
     const index = (await load()).renderIndex(entries.map(({ files: _files, renderer: _renderer, ...e }) => e));
     site.write('index.html', index);
-    // One line: at 1,000 canvases an indented manifest takes half again as long to write and read.
-    site.write('.canvas-build.json', `${JSON.stringify({ ...sorted, index: contentHash(index) })}\n`);
+    const indexHash = contentHash(index);
+    const head: ManifestHead = {
+      renderer: sorted.renderer,
+      revisions: Object.entries(sorted.entries).map(([ledger, e]) => [ledger, e.renderer === undefined ? e.revision : '']),
+      index: indexHash,
+      links: linksKey(all),
+      warnings,
+    };
+    // Two lines, each of one JSON value: the head, then the entries. At 1,000 canvases an
+    // indented manifest takes half again as long to write and read, and the entries are read
+    // only when something changed.
+    site.write('.canvas-build.json', `${JSON.stringify(head)}\n${JSON.stringify({ ...sorted, index: indexHash })}\n`);
   }
-  report.warnings = danglingLinks(await readLinkGraph(ws, all), todo.map((c) => c.ledger));
   return report;
 }

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import { isLedgerId } from '../model/check-ledger-id.js';
 import { insideRepository, type Workspace } from '../store/index.js';
-import { PAGE_FILES, type SiteManifest } from './site-types.js';
+import { type ManifestHead, PAGE_FILES, type SiteManifest } from './site-types.js';
 import { writeSiteFile } from './write-site-file.js';
 
 /** The build's manifest, at the top of the output directory. */
@@ -32,6 +32,24 @@ function lstatOrNull(path: string): Stats | null {
   }
 }
 
+/** A head line this build wrote: the renderers, each canvas's revision, the links' key and warnings. */
+function headOf(text: string): ManifestHead | null {
+  let h: unknown;
+  try {
+    h = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof h !== 'object' || h === null || Array.isArray(h)) return null;
+  const { renderer, revisions, index, links, warnings } = h as Record<string, unknown>;
+  if (typeof renderer !== 'string' || typeof index !== 'string' || typeof links !== 'string' || !Array.isArray(warnings)) return null;
+  if (!Array.isArray(revisions)) return null;
+  for (const pair of revisions) {
+    if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || !isLedgerId(pair[0]) || typeof pair[1] !== 'string') return null;
+  }
+  return h as ManifestHead;
+}
+
 /** A manifest this build wrote: its shape, ledger ids as keys, and only the page files listed. */
 function manifestOf(text: string): SiteManifest | null {
   let m: unknown;
@@ -52,6 +70,25 @@ function manifestOf(text: string): SiteManifest | null {
 }
 
 /**
+ * A manifest's two parts (docs/site.md, "Incremental"): a first line holding the head and a second
+ * holding the entries, left unparsed; or, written by a build before the head existed (one line
+ * of entries) or with a head of another shape, the entries parsed now and no head. Null when it
+ * is not a build manifest.
+ */
+function manifestText(text: string): { head: ManifestHead | null; entries: string | null; parsed?: SiteManifest } | null {
+  const nl = text.indexOf('\n');
+  if (nl >= 0 && nl < text.length - 1) {
+    const head = headOf(text.slice(0, nl));
+    if (head !== null) return { head, entries: text.slice(nl + 1) };
+    // A head of another shape is only a head: the entries decide, and the next build writes it anew.
+    const parsed = manifestOf(text.slice(nl + 1));
+    return parsed === null ? null : { head: null, entries: null, parsed };
+  }
+  const parsed = manifestOf(text);
+  return parsed === null ? null : { head: null, entries: null, parsed };
+}
+
+/**
  * The site build's output directory (docs/site.md, "Where the build writes"). The build writes
  * only inside a directory that is absent (it makes it), empty, or holds the build's own manifest;
  * it never follows a link inside it, and writes each file as a private file created afresh beside
@@ -60,16 +97,51 @@ function manifestOf(text: string): SiteManifest | null {
 export class SiteDir {
   /** The output directory, as a real path. */
   readonly path: string;
-  /** The manifest found there (of any renderer version), or null for a new or empty directory. */
-  readonly previous: SiteManifest | null;
+  /**
+   * The manifest's head line (docs/site.md, "Incremental"), when the manifest has one: what a
+   * build needs to find that nothing changed without reading every entry.
+   */
+  readonly head: ManifestHead | null;
   private readonly given: string;
   private absent: boolean;
+  /** Whether the directory holds a build manifest. */
+  private readonly found: boolean;
+  /** The manifest's text of entries, read when first asked for (see {@link SiteDir.previous}). */
+  private entriesText: string | null;
+  private parsed: SiteManifest | null | undefined;
 
-  private constructor(given: string, path: string, previous: SiteManifest | null, absent: boolean) {
+  private constructor(given: string, path: string, found: { head: ManifestHead | null; entries: string | null; parsed?: SiteManifest } | null, absent: boolean) {
     this.given = given;
     this.path = path;
-    this.previous = previous;
+    this.head = found?.head ?? null;
+    this.entriesText = found?.entries ?? null;
+    this.parsed = found === null ? null : found.parsed;
+    this.found = found !== null;
     this.absent = absent;
+  }
+
+  /**
+   * The manifest found there (of any renderer version), or null for a new or empty directory:
+   * its entries are parsed the first time they are asked for.
+   *
+   * @throws CanvasError `BAD_OUT_DIR` when the entries are not a build manifest's
+   */
+  get previous(): SiteManifest | null {
+    if (this.parsed === undefined) {
+      this.parsed = manifestOf(this.entriesText ?? '');
+      this.entriesText = null;
+      if (this.parsed === null) throw this.notOurs('a regular file');
+    }
+    return this.parsed;
+  }
+
+  private notOurs(kind: string): CanvasError {
+    return refuse(
+      this.given,
+      `holds a ${MANIFEST} (${kind}) that is not a build manifest: the build writes only into a directory that is empty, absent, or holds its own manifest`,
+      'name a new or empty directory for the site',
+      { path: MANIFEST },
+    );
   }
 
   /**
@@ -110,13 +182,13 @@ export class SiteDir {
     if (manifest === null) {
       throw refuse(given, `holds files and no ${MANIFEST}: ${notOurs}`, 'name a new or empty directory for the site, for example --out site', { path: MANIFEST });
     }
-    const previous = manifest.isFile() ? manifestOf(readFileSync(join(path, MANIFEST), 'utf8')) : null;
-    if (previous === null) {
+    const found = manifest.isFile() ? manifestText(readFileSync(join(path, MANIFEST), 'utf8')) : null;
+    if (found === null) {
       throw refuse(given, `holds a ${MANIFEST} (${kindOf(manifest)}) that is not a build manifest: ${notOurs}`, 'name a new or empty directory for the site', {
         path: MANIFEST,
       });
     }
-    return new SiteDir(given, path, previous, false);
+    return new SiteDir(given, path, found, false);
   }
 
   /**
@@ -155,7 +227,7 @@ export class SiteDir {
    * @throws CanvasError `BAD_OUT_DIR` when the directory cannot be made or written
    */
   claim(renderer: string): void {
-    if (this.previous !== null) return;
+    if (this.found) return;
     try {
       if (this.absent) mkdirSync(this.path, { recursive: true });
       this.absent = false;

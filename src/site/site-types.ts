@@ -1,6 +1,7 @@
 // The site build's shared shapes: the manifest, the renderers the build is handed, and the files
 // of a canvas's folder. In their own file so the build's parts import them without importing the
 // build (docs/site.md).
+import type { LinkWarning } from '../model/dangling-links.js';
 import type { Snapshot } from '../model/snapshot.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 
@@ -22,6 +23,26 @@ export interface SiteManifest {
   entries: Record<string, ManifestEntry>;
   /** The hash of the index page written with these entries (checked by `--verify-output`). */
   index?: string;
+}
+
+/**
+ * The manifest's first line (docs/site.md, "Incremental"): what a build needs to find that nothing
+ * changed without reading the entries, and the link warnings of the workspace it was written for.
+ */
+export interface ManifestHead {
+  renderer: string;
+  /**
+   * Each entry's ledger id and revision (`''` for an entry whose files other renderers wrote), in
+   * ledger order: pairs, not an object keyed by ledger id, whose thousand keys V8 would give a
+   * hidden class each (the entries line pays that already).
+   */
+  revisions: Array<[ledger: string, revision: string]>;
+  /** The hash of the index page written with these entries. */
+  index: string;
+  /** The key of the workspace the warnings were found in: every canvas and its revision, hashed. */
+  links: string;
+  /** The dangling `canvas:` links of every canvas of that workspace, in ledger order. */
+  warnings: LinkWarning[];
 }
 
 /** The renderers the site uses (injected, so `src/site` never touches git itself for them). */

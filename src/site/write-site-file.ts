@@ -5,11 +5,11 @@ import { CanvasError } from '../model/canvas-error.js';
 import { sweepAbandoned } from '../store/index.js';
 
 /**
- * The random part of this thread's temporary names, drawn once (a worker loads its own copy of
- * this module), then a count: four random bytes drawn for each file cost about as much CPU as
- * its rename.
+ * The random part of this thread's temporary names, drawn once, at the first write (a worker loads
+ * its own copy of this module; a build that writes nothing draws none), then a count: four
+ * random bytes drawn for each file cost about as much CPU as its rename.
  */
-const TAG = randomBytes(4).toString('hex');
+let tag: string | null = null;
 let written = 0;
 
 /** A private file's name: `.<name>.<pid>.<random><count>.tmp`, the pid in the first group. */
@@ -46,7 +46,8 @@ export function writeSiteFile(root: string, given: string, rel: string, content:
     swept.set(folder, now);
     sweepAbandoned(folder, PRIVATE);
   }
-  const tmp = join(root, `${rel.slice(0, slash + 1)}.${rel.slice(slash + 1)}.${process.pid}.${TAG}${(written++).toString(36)}.tmp`);
+  tag ??= randomBytes(4).toString('hex');
+  const tmp = join(root, `${rel.slice(0, slash + 1)}.${rel.slice(slash + 1)}.${process.pid}.${tag}${(written++).toString(36)}.tmp`);
   try {
     writeFileSync(tmp, content, { flag: 'wx' });
     renameSync(tmp, join(root, rel));

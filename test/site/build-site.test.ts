@@ -12,9 +12,10 @@ import { buildSite } from '../../src/site/build-site.js';
 import { loadRenderers } from '../../src/site/load-renderers.js';
 import { replaceNode } from '../../src/store/write/node-writes.js';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
+import { loadedBy, matching } from '../helpers/loaded-modules.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, repoState, runCli } from '../helpers/workspace.js';
-import { exampleWorkspace, siteTree } from './site-fixture.js';
+import { exampleWorkspace, manifestParts, siteTree } from './site-fixture.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const tree = (dir: string) => siteTree(dir, 'utf8');
@@ -112,11 +113,50 @@ describe('canvas build', () => {
     // Verified and unchanged: nothing more to rebuild.
     expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json', '--verify-output'])).stdout).built).toEqual([]);
     // A row edited in the manifest is trusted by a build, and rendered again under --verify-output.
-    const manifest = JSON.parse(before['.canvas-build.json']!);
-    manifest.entries.projections.row = '<tr><td>tampered</td></tr>';
+    const { manifest } = manifestParts(before['.canvas-build.json']!);
+    manifest.entries.projections!.row = '<tr><td>tampered</td></tr>';
     writeFileSync(join(dir, '.canvas-build.json'), `${JSON.stringify(manifest)}\n`);
     expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json', '--verify-output'])).stdout)).toMatchObject({ built: [], failed: [] });
     expect(tree(dir)).toEqual(before);
+  });
+
+  it("finds that nothing changed from the manifest's head alone, and still reads a manifest of one line", async () => {
+    const ws = await exampleWorkspace();
+    const dir = out();
+    expect((await runMain(ws, ['build', '--out', dir])).code).toBe(0);
+    const before = tree(dir);
+    const { head, manifest } = manifestParts(before['.canvas-build.json']!);
+    expect(head).toEqual({
+      renderer: manifest.renderer,
+      revisions: Object.entries(manifest.entries).map(([ledger, e]) => [ledger, e.revision]),
+      index: manifest.index,
+      links: expect.stringMatching(/^[0-9a-f]{16}$/),
+      warnings: [],
+    });
+    // The entries are not read when nothing changed: a build trusts them, as it trusts the pages.
+    const [first] = before['.canvas-build.json']!.split('\n');
+    writeFileSync(join(dir, '.canvas-build.json'), `${first}\nnot the entries\n`);
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout)).toMatchObject({ built: [], unchanged: ['concurrency', 'node-identity', 'projections', 'store-substrate'], failed: [] });
+    // --verify-output reads them, and refuses a manifest the build did not write, writing nothing.
+    const refused = await runMain(ws, ['build', '--out', dir, '--json', '--verify-output']);
+    expect(refused.code).toBe(2);
+    expect(JSON.parse(refused.stdout).error.code).toBe('BAD_OUT_DIR');
+    expect(tree(dir)['.canvas-build.json']).toBe(`${first}\nnot the entries\n`);
+    // A manifest of one line (a build before the head): read, and given its head by the next build.
+    writeFileSync(join(dir, '.canvas-build.json'), `${JSON.stringify(manifest)}\n`);
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout)).toMatchObject({ built: [], failed: [] });
+    expect(tree(dir)).toEqual(before);
+  });
+
+  it('a build that finds nothing changed loads no renderer and not the lazy bundle', async () => {
+    const ws = await exampleWorkspace();
+    const dir = out();
+    expect((await runCli(ws, ['build', '--out', dir])).code).toBe(0);
+    const r = await loadedBy(ws, ['build', '--out', dir]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('built 0, unchanged 4, failed 0');
+    expect([...r.bundles].sort()).toEqual(['canvas.cjs', 'start.cjs']);
+    expect(matching(r.modules, /^(node_modules\/(hast|mdast)|src\/render\/(html\/render-|comment\/|text\/))/)).toEqual([]);
   });
 
   it('reports a bad canvas, builds the rest, and exits 8, its own code (1 is an internal error)', async () => {
@@ -163,7 +203,7 @@ describe('canvas build', () => {
     const dir = out();
     expect((await runMain(ws, ['build', '--out', dir])).code).toBe(0);
     // As if the site had been built by other renderers (an older canvas).
-    const manifest = JSON.parse(tree(dir)['.canvas-build.json']!);
+    const { manifest } = manifestParts(tree(dir)['.canvas-build.json']!);
     writeFileSync(join(dir, '.canvas-build.json'), `${JSON.stringify({ ...manifest, renderer: 'older' })}\n`);
     const one = JSON.parse((await runMain(ws, ['build', '--out', dir, '--ledger', 'projections', '--json'])).stdout);
     expect(one).toMatchObject({ built: ['projections'], unchanged: [], failed: [] });
@@ -187,7 +227,7 @@ describe('canvas build', () => {
     expect(r.failed).toEqual([]);
     expect(r.built).toHaveLength(4);
     expect(tree(b)['index.html']).toBe(tree(a)['index.html']);
-    expect(Object.values(JSON.parse(tree(b)['.canvas-build.json']!).entries).map((e) => Object.keys(e as object).includes('row'))).toEqual([false, false, false, false]);
+    expect(Object.values(manifestParts(tree(b)['.canvas-build.json']!).manifest.entries).map((e) => Object.keys(e).includes('row'))).toEqual([false, false, false, false]);
     // An edit after: the index is still rendered whole, and the same as the package's renderers give.
     const c = await readCanvas(ws, { ledger: 'projections' });
     const node = [...c.xml.matchAll(/<text id="([a-z0-9]+)"/g)][0]![1]!;

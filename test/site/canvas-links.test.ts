@@ -86,10 +86,19 @@ describe('links between canvases in the site', () => {
     const decision = canvasAnchors(page).find((h) => h.startsWith('../store-substrate/'))!.split('#')[1]!;
     const store = await readCanvas(ws, { ledger: 'store-substrate' });
     applied(await removeNode(ws, { ledger: 'store-substrate', node: decision, base: store.revision, why: 'the test takes the decision back', author: AUTHOR }));
+    // Even a build of concurrency alone, which finds nothing of it changed, finds the link dangling.
+    const alone = JSON.parse((await runMain(ws, ['build', '--out', dir, '--ledger', 'concurrency', '--json'])).stdout);
+    expect(alone).toMatchObject({ built: [], unchanged: ['concurrency'] });
+    expect(alone.warnings).toContainEqual(expect.objectContaining({ href: `canvas:store-substrate#${decision}`, problem: 'no-node' }));
     const again = JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout);
     expect(again.unchanged).toContain('concurrency');
     const onStore = again.warnings.find((w: { href: string }) => w.href === `canvas:store-substrate#${decision}`);
     expect(onStore).toMatchObject({ ledger: 'concurrency', problem: 'no-node' });
     expect(JSON.parse((await runMain(ws, ['verify', 'concurrency', '--json'])).stdout).warnings).toContainEqual(onStore);
+    // Nothing changed since: the same warnings, from the manifest's head, in the same order.
+    const still = JSON.parse((await runMain(ws, ['build', '--out', dir, '--json'])).stdout);
+    expect(still.built).toEqual([]);
+    expect(still.warnings).toEqual(again.warnings);
+    expect(JSON.parse((await runMain(ws, ['build', '--out', dir, '--ledger', 'projections', '--json'])).stdout).warnings).toEqual([]);
   });
 });

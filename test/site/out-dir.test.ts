@@ -10,6 +10,7 @@ import type { Workspace } from '../../src/store/repo/workspace.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { manifestParts } from './site-fixture.js';
 
 /** Every entry under a directory, links shown as links (never followed). */
 function listing(dir: string): Record<string, string> {
@@ -179,7 +180,7 @@ describe('canvas build --out: where the build writes', () => {
     const r = await build(dir, other);
     expect(r.code).toBe(0);
     expect(Object.keys(listing(dir))).toEqual(['.canvas-build.json', 'index.html', 'kept', 'notes.txt', 'r', 'r/comment.md', 'r/index.html', 'r/prompt.txt']);
-    expect(Object.keys(JSON.parse(readFileSync(join(dir, '.canvas-build.json'), 'utf8')).entries)).toEqual(['r']);
+    expect(Object.keys(manifestParts(readFileSync(join(dir, '.canvas-build.json'), 'utf8')).manifest.entries)).toEqual(['r']);
     expect(readFileSync(join(dir, 'index.html'), 'utf8')).not.toContain('s/index.html');
     // A file the build did not make in a gone canvas's folder stays, and so does the folder.
     expect((await build(dir)).code).toBe(0);

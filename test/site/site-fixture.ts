@@ -62,3 +62,12 @@ export async function pushedCanvases(dir: string, first: string, second: string)
   await ok(['create', second, '--why', 'a second canvas, later']);
   return { bare, ws, older };
 }
+
+/**
+ * A site's manifest text as its parts (docs/site.md, "Incremental"): the head line and the
+ * entries line a build writes, or, for a manifest of one line, no head.
+ */
+export function manifestParts(text: string): { head: Record<string, unknown> | null; manifest: { renderer: string; entries: Record<string, Record<string, unknown>>; index?: string } } {
+  const lines = text.split('\n').filter(Boolean);
+  return { head: lines.length > 1 ? JSON.parse(lines[0]!) : null, manifest: JSON.parse(lines[lines.length - 1]!) };
+}
