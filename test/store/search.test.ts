@@ -1,7 +1,7 @@
 // canvas search (docs/search.md): the words and the snippet, ranking and filters over a small
 // workspace, the refusals, the index cache (a changed canvas re-indexes alone; a corrupt or
 // foreign cache file is ignored and rebuilt) and the command line.
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CanvasError } from '../../src/model/canvas-error.js';
@@ -199,7 +199,14 @@ describe('the index cache', () => {
     applied(await openCanvas(ws, { ledger: 'd2', problem: 'The queue stalls at night.', expectedValue: 'No stall.', why: 'opened', author: AUTHOR }));
     const good = await searchCanvases(ws, { query: 'proxy' });
     expect(good.hits.map((h) => h.ledger)).toEqual(['d1']);
+    // The workspace index holds both canvases at their revisions: a search answers from it and
+    // does not look at their own files, whatever they hold.
+    writeFileSync(file(ws, 'd1'), '{not json');
+    expect(await searchCanvases(ws, { query: 'proxy' })).toMatchObject({ hits: good.hits, indexed: 0 });
+    // Without it, each canvas's own file is read, and a bad one is not believed.
+    const workspaceIndex = join(ws.repo, '.git', 'canvas-cache', 'search', '_workspace.bin');
     const expectGood = async (indexed: number) => {
+      rmSync(workspaceIndex);
       const got = await searchCanvases(ws, { query: 'proxy' });
       expect(got.hits).toEqual(good.hits);
       expect(got.indexed).toBe(indexed);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../git/git.js';
 import { repoExists } from '../files/permission-denied.js';
@@ -24,6 +25,44 @@ async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
 }
 
 /**
+ * How long after a change to a file that holds refs its time is trusted to tell a later change:
+ * the kernel stamps a file with a coarse clock, so two changes within one tick can leave the same
+ * time (git's index has the same problem, "racily clean" entries, and the same answer).
+ */
+const RACY_MS = 2000;
+
+/**
+ * The listing this process made last, with the stamp of the files that hold the refs when it was
+ * made: a long-lived process (the MCP server, `canvas serve`) that lists again while none of them
+ * changed gets the same listing without asking git (docs/store.md, "Canvas refs").
+ */
+let lastListed: { repo: string; stamp: string; list: CanvasRef[] } | null = null;
+
+/**
+ * The stamp of the files a listing of the canvases depends on: the folders of the loose canvas
+ * refs and of main (a ref is written, renamed into place or removed there), `packed-refs`, and the
+ * marker of the refs' agreement with main (docs/store.md, "Canvas refs"). Null when one of them
+ * changed too recently for its time to tell the next change, or cannot be read.
+ */
+function refsStamp(repo: string): string | null {
+  const parts: string[] = [];
+  const now = Date.now();
+  for (const path of [['refs', 'canvas'], ['refs', 'heads'], ['packed-refs'], ['canvas-cache', '_refs-main']]) {
+    let s: ReturnType<typeof statSync>;
+    try {
+      s = statSync(join(repo, '.git', ...path), { bigint: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return null;
+      parts.push('-');
+      continue;
+    }
+    if (now - Number(s.mtimeNs / 1_000_000n) < RACY_MS) return null;
+    parts.push(`${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`);
+  }
+  return parts.join(' ');
+}
+
+/**
  * List every canvas of the workspace (`refs/canvas/*`), sorted by ledger id. When a canvas on
  * main has no ref (a clone brings main only), or a ref may be behind main's history, the refs are
  * rebuilt from main first, under the repository lock when it is free, else read from main without
@@ -35,11 +74,22 @@ async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
  */
 export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
   if (!repoExists(ws.repo)) return [];
+  if (lastListed?.repo === ws.repo) {
+    const stamp = refsStamp(ws.repo);
+    if (stamp !== null && stamp === lastListed.stamp) return lastListed.list.map((c) => ({ ...c }));
+  }
+  const started = Date.now();
   const listed = await canvasRefs(ws);
   const reader = new RepoReader(ws);
   try {
     const stale = async (list: CanvasRef[]) => refsNeedRebuild(reader, null, null, new Set(list.map((c) => c.ledger)));
-    if (!(await stale(listed))) return listed;
+    if (!(await stale(listed))) {
+      // Kept when nothing that holds refs changed while git listed them: the stamp is taken after,
+      // and a change during a listing shorter than RACY_MS would make it racy, so none is kept.
+      const stamp = Date.now() - started < RACY_MS / 2 ? refsStamp(ws.repo) : null;
+      if (stamp !== null) lastListed = { repo: ws.repo, stamp, list: listed.map((c) => ({ ...c })) };
+      return listed;
+    }
     const repair = async () => {
       if (await stale(await canvasRefs(ws))) await rebuildCanvasRefs(ws);
       return canvasRefs(ws);

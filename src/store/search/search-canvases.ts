@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError, type ErrorCode } from '../../model/canvas-error.js';
 import { checkSearchQuery } from '../../model/check-search-query.js';
@@ -11,7 +10,7 @@ import { RepoReader } from '../repo/repo-reader.js';
 import { roleOf } from '../repo/role.js';
 import type { Workspace } from '../repo/workspace.js';
 import type { CanvasPostings } from './canvas-postings.js';
-import { CanvasSearchIndex, fileStamp } from './canvas-search-index.js';
+import { CanvasSearchIndex } from './canvas-search-index.js';
 import { rankNodes } from './rank-nodes.js';
 import { searchSnippet } from './search-snippet.js';
 import { phraseMatcher } from './phrase-matcher.js';
@@ -88,7 +87,6 @@ interface Ranked {
   phrase: boolean;
   score: number;
   revision: string;
-  order: number;
 }
 
 function checkRequest(request: SearchRequest): { terms: string[]; types: Set<NodeType> | null; limit: number } {
@@ -116,12 +114,6 @@ interface Searchable {
   allowed: Uint8Array;
   indexed: number;
   failures: SearchFailure[];
-}
-
-/** A cache file's stamp now, or '' when there is none. */
-function stampOf(path: string): string {
-  const s = statSync(path, { throwIfNoEntry: false });
-  return s ? fileStamp(s) : '';
 }
 
 /** A cached canvas index's postings, or null when it does not load (only a cache: it is rebuilt). */
@@ -177,7 +169,9 @@ async function searchable(reader: RepoReader, refs: readonly CanvasRef[], whole:
   const stale: CanvasRef[] = [];
   for (const r of refs) {
     const held = saved?.canvas(r.ledger);
-    if (held && held.revision === r.revision && held.stamp !== '' && held.stamp === stampOf(CanvasSearchIndex.path(gitDir, r.ledger))) current.add(held.at);
+    // The canvas at the revision the workspace index holds it at: what its own file holds for that
+    // revision is what was merged, so the file is not looked at (a thousand stat calls a search).
+    if (held && held.revision === r.revision) current.add(held.at);
     else stale.push(r);
   }
   const { parts, indexed, failures } = await postingsOf(reader, stale);
@@ -192,18 +186,27 @@ async function searchable(reader: RepoReader, refs: readonly CanvasRef[], whole:
   return { index, allowed: new Uint8Array(index.canvasCount).fill(1), indexed, failures };
 }
 
-/** The matches of a query, best first, each with whether it holds the phrase. */
-function rankedOf(s: Searchable, terms: readonly string[], types: ReadonlySet<NodeType> | null): Ranked[] {
-  const ranked: Ranked[] = [];
+/**
+ * The matches of a query: how many there are, and the best `limit` of them, each with whether it
+ * holds the phrase. Only a match's type and text are read to rank it (its text for the phrase);
+ * the rest is read for the ones returned. Best first: the whole phrase before scattered words,
+ * then the score, then ledger id and document order, which is the order of the nodes' numbers
+ * (the index holds its canvases in ledger order, each canvas's nodes in document order).
+ */
+function rankedOf(s: Searchable, terms: readonly string[], types: ReadonlySet<NodeType> | null, limit: number): { total: number; top: Ranked[] } {
   const holdsPhrase = phraseMatcher(terms);
+  const kept: Array<{ node: number; score: number; phrase: boolean }> = [];
   for (const m of rankNodes(s.index, terms, s.allowed)) {
-    const node = s.index.node(m.node);
-    if (types && !types.has(node.type)) continue;
-    const canvas = s.index.canvasAt(m.node);
-    const { ledger, revision } = s.index.canvasOf(canvas);
-    ranked.push({ ledger, revision, node: node.id, type: node.type, text: node.text, phrase: holdsPhrase(node.text), score: m.score, order: s.index.orderOf(m.node) });
+    if (types && !types.has(s.index.typeOf(m.node))) continue;
+    kept.push({ node: m.node, score: m.score, phrase: holdsPhrase(s.index.textOf(m.node)) });
   }
-  return ranked.sort(byRank);
+  kept.sort((a, b) => (a.phrase !== b.phrase ? (a.phrase ? -1 : 1) : a.score !== b.score ? b.score - a.score : a.node - b.node));
+  const top = kept.slice(0, limit).map((m): Ranked => {
+    const node = s.index.node(m.node);
+    const { ledger, revision } = s.index.canvasOf(s.index.canvasAt(m.node));
+    return { ledger, revision, node: node.id, type: node.type, text: node.text, phrase: m.phrase, score: m.score };
+  });
+  return { total: kept.length, top };
 }
 
 /**
@@ -229,14 +232,6 @@ async function readableBy(reader: RepoReader, refs: readonly CanvasRef[], who: s
     }
   }
   return out;
-}
-
-/** Best first: the whole phrase before scattered words, then the score, then ledger id and document order. */
-function byRank(a: Ranked, b: Ranked): number {
-  if (a.phrase !== b.phrase) return a.phrase ? -1 : 1;
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.ledger !== b.ledger) return a.ledger < b.ledger ? -1 : 1;
-  return a.order - b.order;
 }
 
 /**
@@ -271,19 +266,19 @@ export async function searchCanvases(ws: Workspace, request: SearchRequest): Pro
     const refs = request.who === undefined ? named : await readableBy(reader, named, request.who);
     const whole = refs.length === all.length;
     let s = await searchable(reader, refs, whole, WorkspaceSearchIndex.load(join(ws.repo, '.git')));
-    let ranked: Ranked[];
+    let ranked: { total: number; top: Ranked[] };
     try {
-      ranked = rankedOf(s, terms, types);
+      ranked = rankedOf(s, terms, types, limit);
     } catch {
       // The cached workspace index named a node it does not hold: only a cache, merged again.
       s = await searchable(reader, refs, whole, null);
-      ranked = rankedOf(s, terms, types);
+      ranked = rankedOf(s, terms, types, limit);
     }
-    const hits = ranked.slice(0, limit).map((r): SearchHit => {
+    const hits = ranked.top.map((r): SearchHit => {
       const snippet = searchSnippet(r.text, matchedIn(r.text, terms), terms);
       return { ledger: r.ledger, node: r.node, type: r.type, revision: r.revision, phrase: r.phrase, score: r.score, snippet: snippet.text, marks: snippet.marks };
     });
-    return { query: request.query, terms, total: ranked.length, hits, canvases: refs.length, indexed: s.indexed, failures: s.failures };
+    return { query: request.query, terms, total: ranked.total, hits, canvases: refs.length, indexed: s.indexed, failures: s.failures };
   } finally {
     reader.close();
   }

@@ -45,10 +45,9 @@ let lastLoaded: { path: string; stamp: string; index: WorkspaceSearchIndex } | n
  */
 export class WorkspaceSearchIndex {
   private readonly byLedger: Map<string, number>;
-  /** Each canvas's document count, average field length and first node, by place. */
+  /** Each canvas's document count and average field length, by place. */
   private readonly documentCounts: Float64Array;
   private readonly averages: Float64Array;
-  private readonly firsts: Int32Array;
 
   private constructor(
     private readonly header: Header,
@@ -59,7 +58,6 @@ export class WorkspaceSearchIndex {
     this.byLedger = new Map(header.canvases.map((c, i) => [c[0], i]));
     this.documentCounts = Float64Array.from(header.canvases, (c) => c[3]);
     this.averages = Float64Array.from(header.canvases, (c) => c[4]);
-    this.firsts = Int32Array.from(header.canvases, (c) => c[5]);
   }
 
   /** `.git/canvas-cache/search/_workspace.bin` (no ledger id starts with `_`). */
@@ -235,14 +233,20 @@ export class WorkspaceSearchIndex {
     return this.table[n * NODE_SLOTS]!;
   }
 
-  /** Node `n`'s place in its canvas (document order). */
-  orderOf(n: number): number {
-    return n - this.firsts[this.table[n * NODE_SLOTS]!]!;
-  }
-
   /** Node `n`'s field length (its count of distinct words). */
   fieldLength(n: number): number {
     return this.table[n * NODE_SLOTS + 1]!;
+  }
+
+  /** Node `n`'s type. */
+  typeOf(n: number): NodeType {
+    return NODE_TYPES[this.table[n * NODE_SLOTS + 5]!]!;
+  }
+
+  /** Node `n`'s search text. */
+  textOf(n: number): string {
+    const s = n * NODE_SLOTS;
+    return this.text.toString('utf8', this.table[s + 3]!, this.table[s + 4]!);
   }
 
   /** Node `n`'s id, type and search text. */
