@@ -120,7 +120,7 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
   // The rows go in after the page is serialized, in place of one raw node holding ROWS: each
   // element's content is joined into a new string at every level of the tree, and at a thousand
   // rows (800 KB) those copies and the garbage they leave were most of a build after one edit
-  // (docs/performance.md, "Incremental builds"). The bytes are the same as with the rows in the tree.
+  // (docs/site.md, "Incremental"). The bytes are the same as with the rows in the tree.
   const list: ElementContent[] =
     entries.length === 0
       ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
