@@ -2,12 +2,19 @@
 // Chromium: every served page (the index with its desk, a canvas page) runs its scripts and styles
 // with no Content-Security-Policy violation, reported by the page's own `securitypolicyviolation`
 // events or by Chromium's console; the index's search and sort show, as on the built index; the
-// desk lists what waits. The server runs in this process on a free loopback port.
+// desk lists what waits, and a person answers a question and approves a proposal from it, seen
+// live in a second tab; screenshots of the desk at 1280 and 390 px go to test-artifacts/serve/.
+// The server runs in this process on a free loopback port.
 import { existsSync } from 'node:fs';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { nodeHistory, readCanvas, replaceNode } from '../../src/store/index.js';
+import { AUTHOR, ROOT } from '../helpers/workspace.js';
+import { revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
 
+const ARTIFACTS = join(ROOT, 'test-artifacts', 'serve');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const run = existsSync(CHROMIUM) || process.env.CI === 'true';
 if (!existsSync(CHROMIUM) && !run) console.log(`test/serve/serve-desk-in-browser.test.ts: skipped, no Chromium at ${CHROMIUM}`);
@@ -79,5 +86,64 @@ describe.runIf(run)('the served tab in Chromium: policy and desk', () => {
     const q = index.locator(`#desk-questions li[data-node="${s.ids.question}"]`);
     expect(await q.locator('.desk-what a').getAttribute('href')).toBe(`demo/index.html#${s.ids.question}`);
     expect(await q.locator('.desk-what').textContent()).toBe('Poll or watch?');
+  });
+
+  it('answers a question and approves a proposal from the desk, through the store, and a second tab sees both live', async () => {
+    const { c, violations } = await context();
+    const proposed = await replaceNode(s.ws, { ledger: 'demo', node: s.ids.text, payload: { text: 'Serve the built pages, live.' }, base: await revisionOf(s.ws), why: 'say what the tab does', author: 'cam' });
+    expect(proposed.outcome).toBe('proposed');
+    const proposal = (proposed as { proposalId: string }).proposalId;
+    const a = await open(c, '/');
+    const b = await open(c, '/');
+    await a.waitForSelector(`#desk-proposals li[data-proposal="${proposal}"]`);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await a.screenshot({ path: join(ARTIFACTS, 'desk-1280.png'), fullPage: true });
+    await a.setViewportSize({ width: 390, height: 844 });
+    await a.screenshot({ path: join(ARTIFACTS, 'desk-390.png'), fullPage: true });
+    await a.setViewportSize({ width: 1280, height: 900 });
+    // Answer: the question kept a question, marked answered, with the answer as its text.
+    await a.locator(`#desk-questions li[data-node="${s.ids.question}"] .desk-controls button`, { hasText: 'Answer' }).click();
+    await a.locator('#desk-editor textarea:not(.live-why)').fill('Watch: one watcher, events to every page.');
+    await a.locator('#desk-editor .live-why').fill('decided in the desk');
+    await a.screenshot({ path: join(ARTIFACTS, 'desk-answer-1280.png') });
+    await a.locator('#desk-editor .live-submit').click();
+    await a.waitForSelector('#desk-editor .live-outcome.applied');
+    for (const p of [a, b]) await p.waitForFunction((id) => !document.querySelector(`#desk-questions li[data-node="${id}"]`), s.ids.question, { timeout: 10_000 });
+    const tree = (await readCanvas(s.ws, { ledger: 'demo' })).canvas;
+    const section = tree.children.find((n) => n.id === s.ids.section) as { children: Array<{ id: string }> };
+    expect(section.children.find((n) => n.id === s.ids.question)).toMatchObject({ type: 'question', text: 'Watch: one watcher, events to every page.', answered: true });
+    expect((await nodeHistory(s.ws, { ledger: 'demo', node: s.ids.question })).at(-1)).toMatchObject({ op: 'replace', author: AUTHOR, reason: 'decided in the desk' });
+    await a.locator('#desk-editor .live-close').click().catch(() => {});
+    // Approve: the proposal replayed by the store; it leaves both desks.
+    await a.locator(`#desk-proposals li[data-proposal="${proposal}"] .desk-controls button`, { hasText: 'Approve' }).click();
+    await a.locator('#desk-editor .live-why').fill('the tab does say so');
+    await a.locator('#desk-editor .live-submit').click();
+    await a.waitForSelector('#desk-editor .live-outcome.applied');
+    for (const p of [a, b]) await p.waitForFunction((id) => !document.querySelector(`#desk-proposals li[data-proposal="${id}"]`), proposal, { timeout: 10_000 });
+    expect((await nodeHistory(s.ws, { ledger: 'demo', node: s.ids.text })).at(-1)).toMatchObject({ op: 'replace', author: AUTHOR, reason: 'the tab does say so', proposedBy: 'cam' });
+    expect(await b.locator('#desk-summary').textContent()).toBe('Nothing waits for you: no open question, no proposal.');
+    // The index's search and order came back with the swapped list.
+    expect(await b.locator('#index-tools').isVisible()).toBe(true);
+    expect(violations).toEqual([]);
+  });
+
+  it('an answer decided against a revision whose question moved since is a conflict, nothing written', async () => {
+    const { c } = await context();
+    const q = await (async () => {
+      const { insertNode } = await import('../../src/store/index.js');
+      const r = await insertNode(s.ws, { ledger: 'demo', into: 'root', payload: { question: 'Which port?' }, base: await revisionOf(s.ws), why: 'open', author: AUTHOR });
+      return (r as { node: string }).node;
+    })();
+    const p = await open(c, '/');
+    await p.locator(`#desk-questions li[data-node="${q}"] .desk-controls button`, { hasText: 'Answer' }).click();
+    // An agent answers first.
+    const agent = await replaceNode(s.ws, { ledger: 'demo', node: q, payload: { question: 'Which port?', answered: true }, base: await revisionOf(s.ws), why: 'port 4173', author: 'agent' });
+    expect(agent.outcome).toBe('applied');
+    const before = await revisionOf(s.ws);
+    await p.locator('#desk-editor textarea:not(.live-why)').fill('Port 8080.');
+    await p.locator('#desk-editor .live-why').fill('my answer');
+    await p.locator('#desk-editor .live-submit').click();
+    await p.waitForSelector('#desk-editor .live-outcome.conflict');
+    expect(await revisionOf(s.ws)).toBe(before);
   });
 });

@@ -5,6 +5,7 @@
 // verbs. It never reads the page back as the canvas: a form starts from the canvas tree the
 // server reads, at the revision the page shows. Everything from the canvas is put in the page as
 // text (textContent), never as markup.
+import { addDeskControls } from './desk.js';
 import { short } from './dom.js';
 import { connect } from './events.js';
 import { loadSession } from './session.js';
@@ -13,4 +14,5 @@ import { setStatus } from './status.js';
 
 setStatus('connecting', ON_CANVAS ? `Connecting: this page shows revision ${short(live.shown)}.` : 'Connecting…');
 await loadSession().catch(() => {});
+await addDeskControls().catch(() => {});
 connect();

@@ -1,6 +1,7 @@
 // Updating the page in place as the canvas moves: swap the projection's parts, keep the scroll
 // position and the open editor, draw the Mermaid figures an update brought, and say what changed.
 import { addControls, counterpart } from './controls.js';
+import { addDeskControls } from './desk.js';
 import { el, short } from './dom.js';
 import { loadSession } from './session.js';
 import { canvasPath, LEDGER, live, ON_CANVAS } from './state.js';
@@ -75,6 +76,8 @@ export async function refresh(): Promise<void> {
   const fresh = new DOMParser().parseFromString(await r.text(), 'text/html');
   const anchor = firstVisibleNode();
   const focused = document.activeElement;
+  // The index's search and order, which its own script keeps across the swap (templates/index.js).
+  const kept = ON_CANVAS ? null : { search: document.querySelector<HTMLInputElement>('#index-search')?.value ?? '', sort: document.querySelector<HTMLSelectElement>('#index-sort')?.value ?? 'name' };
   for (const sel of ['header.masthead', '#questions', 'main', 'body > footer']) {
     const now = document.querySelector(sel);
     const next = fresh.querySelector(sel);
@@ -85,6 +88,10 @@ export async function refresh(): Promise<void> {
   keepInView(anchor);
   live.shown = document.querySelector('code.revision')?.textContent ?? live.shown;
   addControls();
+  if (kept) {
+    document.dispatchEvent(new CustomEvent('canvas:index-swapped', { detail: kept }));
+    await addDeskControls();
+  }
   // A control that had the focus was redrawn with its node: its counterpart takes the focus.
   if (focused instanceof HTMLElement && focused !== document.body && !focused.isConnected) counterpart(focused)?.focus();
   if (ON_CANVAS) {
