@@ -174,6 +174,7 @@ export function parseCanonicalCanvas(bytes: Buffer, ledger: string, before: Cano
   const starts = old
     ? [...old.starts.slice(0, keepHead), ...middleStarts, ...old.starts.slice(old.starts.length - 1 - keepTail).map((s) => s + shift)]
     : [...middleStarts, close];
-  if (!idsUnique(children)) return null;
+  // A canvas of no nodes has one canonical form, answered above: its root line and close on one line.
+  if (children.length === 0 || !idsUnique(children)) return null;
   return { canvas: { ledger, schema: '2', children }, bytes, starts };
 }

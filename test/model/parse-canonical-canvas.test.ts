@@ -101,6 +101,12 @@ describe('parseCanonicalCanvas', () => {
     );
   });
 
+  it('answers null for a canvas of no nodes whose close is on a line of its own: its canonical form is one line', () => {
+    const open = '<canvas ledger="prop" schema="2">';
+    expect(parseCanonicalCanvas(Buffer.from(`${open}</canvas>\n`), 'prop', null)?.canvas.children).toEqual([]);
+    expect(parseCanonicalCanvas(Buffer.from(`${open}\n</canvas>\n`), 'prop', null)).toBeNull();
+  });
+
   it('refuses what is not canonical or not valid, so the caller reports it: another ledger, a duplicate id, a stray line', () => {
     const canvas: Canvas = {
       ledger: 'r',
