@@ -4,7 +4,7 @@
 // instant or the moment their ref update starts; after each kill verify must be green, the next
 // write applied and every working file equal to main, with no manual step. Prints one line per
 // trial and a summary; exits 1 when any trial did not recover. The test suite runs a sample of
-// 20 (test/store/kill-trials.test.ts).
+// 20 (test/store/write/kill-trials.test.ts).
 import { join } from 'node:path';
 import { runKillTrials } from '../test/helpers/kill-trials.js';
 

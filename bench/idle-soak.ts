@@ -4,7 +4,7 @@
 // canvas with pauses from 0 to three idle periods, half at the boundary; it prints the report and
 // exits 1 when any write was an error (anything but applied or a real conflict), when an applied
 // write is missing from the history, or when verify finds a violation. The test runs the same
-// soak with CANVAS_GIT_IDLE_MS=40 (test/store/idle-soak.test.ts).
+// soak with CANVAS_GIT_IDLE_MS=40 (test/store/git/idle-soak.test.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -6,7 +6,7 @@
 // remote to one state, the edit there once or not at all, verify green, the next write applied.
 // `--root` runs the CLI of another checkout (a copy of the build, so a rebuild meanwhile cannot
 // cut the run short). Prints one line per trial and a summary; exits 1 when any trial did not
-// recover. The test suite runs 4 (test/store/remote-kill-trials.test.ts).
+// recover. The test suite runs 4 (test/store/remote/remote-kill-trials.test.ts).
 import { join } from 'node:path';
 import { runRemoteKillTrials } from './lib/remote-kill-trials.js';
 

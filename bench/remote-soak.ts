@@ -3,7 +3,7 @@
 // `--root` runs the CLI of another checkout (a copy of the build, so a rebuild meanwhile cannot
 // cut the run short).
 // Prints the report and exits 1 when any check failed (bench/lib/remote-soak.ts says which);
-// test/store/remote-writes.test.ts has two machines writing at once, small.
+// test/store/remote/remote-writes.test.ts has two machines writing at once, small.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

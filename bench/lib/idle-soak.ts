@@ -3,7 +3,7 @@
 // in this process write to one canvas, each pausing between writes for intervals spread from 0
 // to three idle periods, half of them within a tenth of an idle period of the boundary. Every
 // write must be applied (or be a real conflict); anything else is an error. Used by the test
-// (`test/store/idle-soak.test.ts`, a short idle period) and by `bench/idle-soak.ts` (the default).
+// (`test/store/git/idle-soak.test.ts`, a short idle period) and by `bench/idle-soak.ts` (the default).
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

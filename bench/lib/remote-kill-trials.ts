@@ -6,7 +6,7 @@
 // then this machine's main and canvas ref equal the remote's, the edit is in the remote's history
 // once or not at all, verify is green, every working file equals main, and the next write is
 // applied. At the end a second machine syncs and agrees. Shared by
-// test/store/remote-kill-trials.test.ts (a few trials) and bench/remote-kill-trials.ts (the full run).
+// test/store/remote/remote-kill-trials.test.ts (a few trials) and bench/remote-kill-trials.ts (the full run).
 import { execFileSync } from 'node:child_process';
 import { existsSync, type FSWatcher, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, watch } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -20,12 +20,12 @@ const LONGEST = [
   'test/serve/serve-in-browser.test.ts',
   'test/install.test.ts',
   'test/package.test.ts',
-  'test/store/concurrency.test.ts',
-  'test/store/idle-soak.test.ts',
+  'test/store/write/concurrency.test.ts',
+  'test/store/git/idle-soak.test.ts',
   'test/site/pages-in-browser.test.ts',
-  'test/store/remote-writes.test.ts',
-  'test/store/verify-corpus.test.ts',
-  'test/store/full-disk.test.ts',
+  'test/store/remote/remote-writes.test.ts',
+  'test/store/verify/verify-corpus.test.ts',
+  'test/store/files/full-disk.test.ts',
 ];
 
 /** Vitest's order, with the files of {@link LONGEST} moved to the front. */
