@@ -61,7 +61,6 @@ const IN_PROCESS = [
   'test/store/search/search-corpus.test.ts',
   'test/store/search/search-rank.test.ts',
   'test/store/search/search.test.ts',
-  'test/store/verify/verify-base.test.ts',
   'test/store/verify/verify-rules.test.ts',
   'test/store/git/write-object.test.ts',
   'test/surface.test.ts',
