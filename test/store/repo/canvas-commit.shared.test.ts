@@ -1,7 +1,7 @@
 // The store's commit message (docs/store.md): a subject `<op> <node>: <reason>` (or `<op>: <reason>`),
 // a blank line, and the trailers in one fixed order whatever order they were given in, read back
 // the same by the store and by git itself. That the commit bytes are `git commit-tree`'s is
-// tested in test/store/git/write-object.test.ts.
+// tested in test/store/git/write-object.shared.test.ts.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { formatCommitMessage, parseCommit, TRAILER_ORDER, type TrailerKey } from '../../../src/store/repo/canvas-commit.js';
