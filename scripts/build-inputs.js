@@ -13,7 +13,7 @@ const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.b
 
 /** What each kind of build writes: `cli` is `build.js --cli-only`, `full` the library and the CLI. */
 const OUTPUTS = {
-  cli: ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/serve/live.js'],
+  cli: ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/serve/live.js', 'dist/mcp/app.js'],
   full: ['dist/lib/index.js', 'dist/lib/index.d.ts'],
 };
 

@@ -8,6 +8,7 @@
 //                             the server of canvas serve
 //   dist/cli/site-worker.cjs  a worker thread of the site build (renderers, snapshot reads)
 //   dist/serve/live.js        the live tab's script, for the browser (src/serve/live/)
+//   dist/mcp/app.js           the canvas view chat hosts draw, for the browser (src/mcp/app/)
 //
 // Two bundles rather than one because the numbers require it: one bundle of everything, with the
 // compile cache, costs 5-6% more CPU per `canvas read` and `canvas replace` (esbuild hoists the
@@ -29,6 +30,8 @@ const ROOT = process.cwd();
 const OUT = 'dist/cli';
 /** The live tab's script, bundled for the browser (src/serve/live-script.ts reads it). */
 const LIVE_SCRIPT = 'dist/serve/live.js';
+/** The view chat hosts draw, bundled for the browser (src/mcp/register-canvas-app.ts inlines it). */
+const APP_SCRIPT = 'dist/mcp/app.js';
 /** The package's version, written into the bundles (`CANVAS_VERSION`, src/store/files/read-package-version.ts). */
 const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
 /** Modules under these directories, reached by import() from the entry, go to canvas-lazy.cjs. */
@@ -175,6 +178,22 @@ await build({
   platform: 'browser',
   target: 'es2022',
   charset: 'utf8',
+  logLevel: 'warning',
+});
+
+// 5c. The canvas view chat hosts draw (src/mcp/app/, docs/mcp.md "The canvas in chat hosts"): the
+// MCP Apps SDK's view side and what it imports, one ES module inlined into every ui://canvas/<ledger>
+// page, so minified. Outside dist/cli for the same reason as the live tab's script.
+await build({
+  entryPoints: ['src/mcp/app/main.ts'],
+  outfile: APP_SCRIPT,
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  charset: 'utf8',
+  legalComments: 'none',
   logLevel: 'warning',
 });
 

@@ -233,7 +233,7 @@ describe('the packed package, installed into an empty project', () => {
 });
 
 describe("the record of what dist/ was built from, which lets the suite take the checkout's build", () => {
-  const OUT = ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/serve/live.js', 'dist/lib/index.js', 'dist/lib/index.d.ts'];
+  const OUT = ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/serve/live.js', 'dist/mcp/app.js', 'dist/lib/index.js', 'dist/lib/index.d.ts'];
   let root: string;
   const put = (path: string, text: string) => {
     mkdirSync(join(root, path, '..'), { recursive: true });

@@ -65,6 +65,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     { registerAccessTools },
     { registerWatchTools },
     { registerCanvasResources },
+    { registerCanvasApp },
     { registerStepPrompt },
   ] = await Promise.all([
     import('@modelcontextprotocol/server'),
@@ -76,6 +77,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     import('./register-access-tools.js'),
     import('./register-watch-tools.js'),
     import('./register-canvas-resources.js'),
+    import('./register-canvas-app.js'),
     import('./register-step-prompt.js'),
   ]);
   const inFlight = new Set<Promise<CallToolResult>>();
@@ -110,6 +112,7 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     registerAccessTools(server, ctx);
     registerWatchTools(server, ctx);
     registerCanvasResources(server, ctx, subscriptions, era);
+    registerCanvasApp(server, ctx);
     registerStepPrompt(server, ctx);
     // Every transport the server is connected to refuses hostile requests before the SDK parses
     // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message

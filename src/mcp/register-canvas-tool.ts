@@ -43,6 +43,11 @@ export interface CanvasToolSpec<Value extends object> {
    * caller's state, so its calls are ordered as a write's (docs/mcp.md, "Order of calls").
    */
   watches?: true;
+  /**
+   * For a tool that reads a canvas: the URI of the canvas's view that its result links
+   * (`_meta.ui.resourceUri`, docs/mcp.md "The canvas in chat hosts"), for a host that draws it.
+   */
+  view?: (value: Value) => string;
 }
 
 /**
@@ -77,7 +82,9 @@ export function registerCanvasTool<Args, Value extends object>(
     }
     // A rejected outcome's hint names the tool and its argument, not a command's flag.
     if (outcomes && (value as { outcome?: string }).outcome === 'rejected') value = { ...value, hint: mcpHint((value as unknown as { hint: string }).hint) };
-    return valueResult(value, protocol, spec.text && (() => spec.text!(value)));
+    const result = valueResult(value, protocol, spec.text && (() => spec.text!(value)));
+    if (spec.view && !('error' in value)) result._meta = { ui: { resourceUri: spec.view(value) } };
+    return result;
   };
   const input: Json = {
     type: 'object',

@@ -3,6 +3,7 @@ import { CanvasError } from '../model/canvas-error.js';
 import type { NodeType } from '../model/types.js';
 import { canvasLog, listProposals, nodeHistory, readCanvasText, readNodes, readSnapshot, recordWatch } from '../store/index.js';
 import { count, oneOf, str } from './json-schema.js';
+import { appUriOf } from './register-canvas-app.js';
 import { registerCanvasTool } from './register-canvas-tool.js';
 import { renderAs } from './render-as.js';
 import { requireViewer } from './require-viewer.js';
@@ -59,6 +60,7 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
       result: READ_RESULT,
       annotations: READ,
       watches: true,
+      view: (r: ReadValue) => appUriOf(r.ledger),
       // A client that cannot read structured content reads what `canvas read` prints, or the projection.
       text: (r: ReadValue) => r.content ?? (r.xml !== undefined ? `Canvas-Base: ${r.revision}\n${r.xml}` : JSON.stringify(r)),
     },

@@ -53,7 +53,10 @@ describe('canvases as MCP resources (docs/mcp.md, "Resources and subscriptions")
 
   it('lists each canvas the identity may read as canvas://<ledger>, names the template, and reads as canvas_read does', async () => {
     const { resourceTemplates } = await ana.client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([['canvas://{ledger}', 'text/plain']]);
+    expect(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType])).toEqual([
+      ['canvas://{ledger}', 'text/plain'],
+      ['ui://canvas/{ledger}', 'text/html;profile=mcp-app'],
+    ]);
     const { resources } = await ana.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['canvas://a', 'canvas://b']);
     const read = await ana.client.readResource({ uri: 'canvas://a' });

@@ -43,6 +43,12 @@ export interface PageOptions {
    * then loads the module from there, with the same integrity hash. Default: the pinned CDN URL.
    */
   mermaid?: string | undefined;
+  /**
+   * An inline module script the page carries, and its `data-*` attributes (`{ledger: 'x'}` gives
+   * `data-ledger="x"`): the view an MCP host draws (docs/mcp.md, "The canvas in chat hosts").
+   * The page's policy admits it by its hash, and nothing else for it. Default none.
+   */
+  script?: { text: string; data: Readonly<Record<string, string>> } | undefined;
 }
 
 const NO_FIGURES: FigureDrawings = new Map();
@@ -125,7 +131,7 @@ function hasMermaid(nodes: readonly CanvasNode[]): boolean {
  * allows only what the page uses.
  *
  * @param snapshot - one read of a canvas at one revision (from `readSnapshot`)
- * @param options - `css` (required), `figures` (from `drawFigures`), `title`, `index`, `mermaid`; `preparePage`
+ * @param options - `css` (required), `figures` (from `drawFigures`), `title`, `index`, `mermaid`, `script`; `preparePage`
  *   gives the first two: `renderPage(snapshot, await preparePage(snapshot))`
  * @returns the page, UTF-8 text ending in a line feed; the same snapshot and options give the
  *   same bytes
@@ -150,6 +156,10 @@ export function renderPage(snapshot: Snapshot, options: PageOptions): string {
     );
   }
   head.push(...liveElements(options.live));
+  if (options.script) {
+    const data = Object.fromEntries(Object.entries(options.script.data).map(([k, v]) => [`data-${k}`, v]));
+    head.push(h('script', { type: 'module', ...data }, options.script.text));
+  }
   const html = h('html', { lang: 'en' }, [
     h('head', head),
     h('body', [
