@@ -71,11 +71,29 @@ export function deskQuestionsOf(snapshot: Pick<Snapshot, 'ledger' | 'revision' |
  * @returns a new desk, sorted
  */
 export function sortDesk(desk: Desk): Desk {
-  const key = (q: DeskQuestion) => `${q.askedAt}\u0000${q.ledger}\u0000${q.node}`;
-  return {
-    questions: [...desk.questions].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)),
-    proposals: [...desk.proposals].sort((a, b) => (a.ledger === b.ledger ? (a.id < b.id ? -1 : 1) : a.ledger < b.ledger ? -1 : 1)),
-  };
+  return { questions: sortedBy(desk.questions, deskQuestionKey), proposals: sortedBy(desk.proposals, deskProposalKey) };
+}
+
+/** A question's place on the desk: oldest first, then by canvas and node (compared as strings). */
+export function deskQuestionKey(q: Pick<DeskQuestion, 'askedAt' | 'ledger' | 'node'>): string {
+  return `${q.askedAt}\u0000${q.ledger}\u0000${q.node}`;
+}
+
+/** A proposal's place on the desk: by canvas, then id (compared as strings). */
+export function deskProposalKey(p: Pick<DeskProposal, 'ledger' | 'id'>): string {
+  return `${p.ledger}\u0000${p.id}`;
+}
+
+/**
+ * Items sorted by a key each computed once.
+ *
+ * @returns a new array
+ */
+export function sortedBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  return items
+    .map((item) => ({ item, k: key(item) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0))
+    .map((x) => x.item);
 }
 
 /** The fields of a proposal file the desk shows. */

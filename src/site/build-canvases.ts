@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../model/canvas-error.js';
 import type { DeskProposal } from '../model/desk.js';
+import type { DeskHtml } from '../render/html/desk-section.js';
+import type { IndexEntry } from '../render/html/render-index.js';
 import { indexEntryOf } from '../render/html/index-entry.js';
 import { type CanvasRef, readOpenProposals, readSnapshots, RepoReader, type Workspace } from '../store/index.js';
 import type { ManifestEntry, SiteRenderers } from './site-types.js';
@@ -11,6 +13,17 @@ import { writeSiteFile } from './write-site-file.js';
 /** An error of one canvas as its failure: a refusal keeps its code; anything else is internal. */
 function toCanvasError(e: unknown): CanvasError {
   return e instanceof CanvasError ? e : new CanvasError('INTERNAL', String((e as Error)?.message ?? e), 'run `canvas verify`');
+}
+
+/**
+ * An index entry as the manifest keeps it: its desk's items as HTML in place of the desk, or
+ * nothing in its place when nothing waits; the desk as it is when there is no renderer of the
+ * items (docs/site.md, "Incremental").
+ */
+export function withDeskItems(entry: IndexEntry, render: SiteRenderers['renderDeskItems']): IndexEntry & { deskHtml?: DeskHtml } {
+  const { desk, ...rest } = entry;
+  if (desk === undefined || desk.questions.length + desk.proposals.length === 0) return rest;
+  return render ? { ...rest, deskHtml: render(desk) } : entry;
 }
 
 /** What building one canvas came to: its manifest entry, or why it failed. */
@@ -35,7 +48,7 @@ export interface SiteOut {
  * @param renderers - the page, comment and prompt renderers
  * @returns one result per canvas, in the order given
  */
-export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow'>): Promise<CanvasResult[]> {
+export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow' | 'renderDeskItems'>): Promise<CanvasResult[]> {
   const reader = new RepoReader(ws);
   let snapshots: Awaited<ReturnType<typeof readSnapshots>>;
   // Each canvas's proposals waiting for a decision, for the index's desk (docs/site.md, "The desk").
@@ -77,7 +90,7 @@ export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], o
       const entry = indexEntryOf(snapshot, open);
       const row = renderers.renderIndexRow?.(entry);
       const hashes = Object.fromEntries(Object.entries(files).map(([n, c]) => [n, contentHash(c)]));
-      results.push({ ledger, entry: { ...entry, ...(row === undefined ? {} : { row }), files: hashes } });
+      results.push({ ledger, entry: { ...withDeskItems(entry, renderers.renderDeskItems), ...(row === undefined ? {} : { row }), files: hashes } });
     } catch (e) {
       const err = toCanvasError(e);
       results.push({ ledger, failed: { code: err.code, message: err.message } });

@@ -7,6 +7,7 @@ import { danglingLinks, type LinkWarning } from '../model/dangling-links.js';
 import { contentHash } from './content-hash.js';
 import { rendererVersion } from './renderer-version.js';
 import { buildInPool } from './render-pool.js';
+import { withDeskItems } from './build-canvases.js';
 import { SiteDir } from './site-dir.js';
 import { type ManifestEntry, type ManifestHead, PAGE_FILES, type SiteManifest, type SiteRenderers } from './site-types.js';
 import { type VendoredMermaid, writeVendoredMermaid } from './vendor-mermaid.js';
@@ -221,14 +222,18 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
       delete manifest.entries[r.ledger];
     }
   }
-  // An index row the manifest lacks, or that other renderers made, is rendered from its entry;
-  // under --verify-output every row is, and one that differs from the manifest's (edited there)
-  // is replaced, index and manifest rewritten (docs/site.md, "Incremental").
+  // An index row or desk items the manifest lacks, or that other renderers made, are rendered
+  // from the entry; under --verify-output every one is, and one that differs from the manifest's
+  // (edited there) is replaced, index and manifest rewritten (docs/site.md, "Incremental").
   for (const [ledger, { files, row, renderer, ...entry }] of Object.entries(manifest.entries)) {
     if (typeof row === 'string' && renderer === undefined && !options.verifyOutput) continue;
-    const fresh = (await load()).renderIndexRow?.(entry);
-    if (fresh === row) continue;
-    manifest.entries[ledger] = { ...entry, ...(fresh === undefined ? {} : { row: fresh }), files, ...(renderer === undefined ? {} : { renderer }) };
+    const r = await load();
+    const fresh = r.renderIndexRow?.(entry);
+    // A desk kept as it is (no renderer of its items) is rendered into items now; items another
+    // renderer made stay as they are, with its files.
+    const kept = entry.desk ? withDeskItems(entry, r.renderDeskItems) : entry;
+    if (fresh === row && kept === entry) continue;
+    manifest.entries[ledger] = { ...kept, ...(fresh === undefined ? {} : { row: fresh }), files, ...(renderer === undefined ? {} : { renderer }) };
     changed = true;
   }
   // A build that changed no entry leaves the index and the manifest as they are (their bytes

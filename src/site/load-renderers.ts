@@ -17,6 +17,7 @@ export async function loadRenderers(options: { vendoredMermaid?: boolean } = {})
     import('../render/html/render-index.js'),
     import('../render/html/read-template.js'),
   ]);
+  const { renderDeskItems } = await import('../render/html/desk-section.js');
   const indexCss = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
   const indexScript = await readTemplate('index.js');
   const mermaid = options.vendoredMermaid ? `../${MERMAID_PIN.vendored}` : undefined;
@@ -27,6 +28,7 @@ export async function loadRenderers(options: { vendoredMermaid?: boolean } = {})
     renderComment,
     renderPrompt,
     renderIndexRow,
+    renderDeskItems,
     renderIndex: (entries) => renderIndex(entries, indexCss, undefined, indexScript),
     version: rendererVersion(options),
   };

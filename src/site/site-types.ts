@@ -3,6 +3,8 @@
 // build (docs/site.md).
 import type { LinkWarning } from '../model/dangling-links.js';
 import type { Snapshot } from '../model/snapshot.js';
+import type { Desk } from '../model/desk.js';
+import type { DeskHtml } from '../render/html/desk-section.js';
 import type { IndexEntry } from '../render/html/render-index.js';
 
 /** The files of each canvas's folder, and the only names a manifest entry may list. */
@@ -10,11 +12,12 @@ export const PAGE_FILES = ['index.html', 'comment.md', 'prompt.txt'] as const;
 
 /**
  * One canvas's record in the manifest: its line on the index page, that line's HTML as
- * `renderIndexRow` made it (joined into the index without rendering it again; docs/site.md,
- * "Incremental"), its files' hashes, and the version of the renderers that wrote those files
- * when it is not the manifest's own (an entry a `--ledger` build kept through a renderer change).
+ * `renderIndexRow` made it and its desk's items' HTML as `renderDeskItems` made them, in place of
+ * the desk (joined into the index without rendering them again; docs/site.md, "Incremental"), its
+ * files' hashes, and the version of the renderers that wrote those files when it is not the
+ * manifest's own (an entry a `--ledger` build kept through a renderer change).
  */
-export type ManifestEntry = IndexEntry & { row?: string; files: Record<string, string>; renderer?: string };
+export type ManifestEntry = IndexEntry & { row?: string; deskHtml?: DeskHtml; files: Record<string, string>; renderer?: string };
 
 /** What was built from what: `DIR/.canvas-build.json`. */
 export interface SiteManifest {
@@ -56,8 +59,13 @@ export interface SiteRenderers {
    * it (renderers written before it existed) no row is kept, and `renderIndex` renders every row.
    */
   renderIndexRow?: ((entry: IndexEntry) => string) | undefined;
-  /** The index page; an entry's `row`, when given, is written as it is. */
-  renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string }>) => string;
+  /**
+   * One canvas's desk items, as HTML: what `renderIndex` writes for them. Without it no items are
+   * kept, and `renderIndex` renders every desk's items.
+   */
+  renderDeskItems?: ((desk: Desk) => DeskHtml) | undefined;
+  /** The index page; an entry's `row` and `deskHtml`, when given, are written as they are. */
+  renderIndex: (entries: ReadonlyArray<IndexEntry & { row?: string; deskHtml?: DeskHtml }>) => string;
   /** A string that changes whenever any renderer or template changes. */
   version: string;
 }

@@ -1,6 +1,7 @@
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
-import type { Desk, DeskProposal, DeskQuestion } from '../../model/desk.js';
+import { toHtml } from 'hast-util-to-html';
+import { type Desk, type DeskProposal, type DeskQuestion, deskProposalKey, deskQuestionKey } from '../../model/desk.js';
 import { formatDate } from '../format-date.js';
 import { isolateBidi } from '../isolate-bidi.js';
 import { shortSha } from '../short-sha.js';
@@ -56,19 +57,50 @@ function proposal(p: DeskProposal): Element {
   ]);
 }
 
+/** The items of a desk as HTML, each with its place in the desk's order (`deskQuestionKey`, `deskProposalKey`). */
+export interface DeskHtml {
+  questions: Array<[key: string, html: string]>;
+  proposals: Array<[key: string, html: string]>;
+}
+
+/**
+ * Each question and proposal of one canvas's desk as HTML, serialized alone by
+ * hast-util-to-html (the same bytes {@link deskSection}'s lists hold for it), with its sort key.
+ * The site keeps them in the canvas's manifest entry instead of the desk itself, so a build after
+ * one edit joins every other canvas's items instead of rendering them again (docs/site.md,
+ * "Incremental").
+ *
+ * @param desk - the desk of one canvas (or any), in any order
+ * @returns one `[key, <li>]` per question and per proposal, in the order given
+ */
+export function renderDeskItems(desk: Desk): DeskHtml {
+  return {
+    questions: desk.questions.map((q) => [deskQuestionKey(q), toHtml(question(q))]),
+    proposals: desk.proposals.map((p) => [deskProposalKey(p), toHtml(proposal(p))]),
+  };
+}
+
+/** The lists' places in the serialized page: NUL cannot stand in a page's text, a stylesheet or a script. */
+const QUESTIONS = '\u0000canvas-desk-questions\u0000';
+const PROPOSALS = '\u0000canvas-desk-proposals\u0000';
+
 /**
  * The desk at the top of the index (docs/site.md, "The desk"): every open question across the
  * canvases, oldest first, each linking to its node, with who asked and when; then every proposal
  * waiting for a decision with its proposer, its change as diff lines and its reason. Each item
  * carries its canvas, node or proposal and revision as data attributes, which the served tab's
- * script uses to add its controls (docs/serve.md, "The desk"); the built page has none.
+ * script uses to add its controls (docs/serve.md, "The desk"); the built page has none. The items
+ * are not in the tree: each list holds a raw place that {@link fillDesk} replaces with the items'
+ * HTML once the page is serialized (at thousands of questions, building and serializing them in
+ * the tree at every build was most of a build after one edit).
  *
- * @param desk - the desk, sorted (`sortDesk`)
+ * @param questions - how many open questions the desk lists
+ * @param proposals - how many proposals
  * @returns the `<section id="desk">` element
  */
-export function deskSection(desk: Desk): Element {
-  const q = desk.questions.length;
-  const p = desk.proposals.length;
+export function deskSection(questions: number, proposals: number): Element {
+  const q = questions;
+  const p = proposals;
   const summary =
     q === 0 && p === 0
       ? 'Nothing waits for you: no open question, no proposal.'
@@ -76,7 +108,26 @@ export function deskSection(desk: Desk): Element {
   return h('section', { id: 'desk', className: ['desk'], ariaLabelledBy: 'desk-title' }, [
     h('h2', { id: 'desk-title' }, 'Waiting for you'),
     h('p', { id: 'desk-summary', className: ['desk-summary'] }, summary),
-    ...(q === 0 ? [] : [h('h3', 'Open questions, oldest first'), h('ol', { id: 'desk-questions', className: ['desk-list'] }, desk.questions.map(question))]),
-    ...(p === 0 ? [] : [h('h3', 'Proposals waiting for a decision'), h('ol', { id: 'desk-proposals', className: ['desk-list'] }, desk.proposals.map(proposal))]),
+    ...(q === 0 ? [] : [h('h3', 'Open questions, oldest first'), h('ol', { id: 'desk-questions', className: ['desk-list'] }, [{ type: 'raw', value: QUESTIONS }])]),
+    ...(p === 0 ? [] : [h('h3', 'Proposals waiting for a decision'), h('ol', { id: 'desk-proposals', className: ['desk-list'] }, [{ type: 'raw', value: PROPOSALS }])]),
   ]);
+}
+
+/**
+ * Put the desk's items into a page serialized with {@link deskSection}'s places.
+ *
+ * @param page - the serialized page
+ * @param items - the items' HTML, each list in the desk's order
+ * @returns the page with its lists filled
+ */
+export function fillDesk(page: string, items: { questions: string[]; proposals: string[] }): string {
+  let out = page;
+  for (const [place, list] of [
+    [QUESTIONS, items.questions],
+    [PROPOSALS, items.proposals],
+  ] as const) {
+    const at = out.indexOf(place);
+    if (at >= 0) out = `${out.slice(0, at)}${list.join('')}${out.slice(at + place.length)}`;
+  }
+  return out;
 }

@@ -2,13 +2,13 @@ import type { Element, ElementContent, Root } from 'hast';
 import { h } from 'hastscript';
 import { toHtml } from 'hast-util-to-html';
 import { endingLine } from '../../model/ending-line.js';
-import { type Desk, sortDesk } from '../../model/desk.js';
+import { type Desk, sortedBy } from '../../model/desk.js';
 import type { Ending } from '../../model/snapshot.js';
 import { formatDate } from '../format-date.js';
 import { isolateBidi } from '../isolate-bidi.js';
 import { shortSha } from '../short-sha.js';
 import { contentSecurityPolicy } from './content-security-policy.js';
-import { deskSection } from './desk-section.js';
+import { type DeskHtml, deskSection, fillDesk, renderDeskItems } from './desk-section.js';
 import { type LiveAssets, liveElements } from './live-assets.js';
 import { headElements } from './head-elements.js';
 
@@ -26,6 +26,23 @@ export interface IndexEntry {
   ending: Pick<Ending, 'kind' | 'commit' | 'reason' | 'editedSince'> | null;
   /** What of this canvas waits for a person: its open questions and open proposals (docs/site.md, "The desk"). */
   desk?: Desk;
+}
+
+/**
+ * Every entry's desk items as HTML (an entry's `deskHtml` as {@link renderDeskItems} made it, else
+ * its desk's rendered now), each list sorted as the desk is (docs/site.md, "The desk").
+ */
+function deskItems(entries: ReadonlyArray<IndexEntry & { deskHtml?: DeskHtml }>): { questions: string[]; proposals: string[] } {
+  const questions: DeskHtml['questions'] = [];
+  const proposals: DeskHtml['proposals'] = [];
+  for (const e of entries) {
+    const html = e.deskHtml ?? (e.desk ? renderDeskItems(e.desk) : null);
+    if (!html) continue;
+    questions.push(...html.questions);
+    proposals.push(...html.proposals);
+  }
+  const joined = (list: DeskHtml['questions']) => sortedBy(list, ([key]) => key).map(([, html]) => html);
+  return { questions: joined(questions), proposals: joined(proposals) };
 }
 
 function endingCell(ending: IndexEntry['ending']): Array<ElementContent | string> {
@@ -115,8 +132,9 @@ function tools(): Element {
  * @param script - the index's script, `templates/index.js`; default none (no search, no sorting)
  * @returns the page, ending in a line feed; the same entries, stylesheet and script give the same bytes
  */
-export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }>, css: string, live?: LiveAssets, script?: string): string {
+export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string; deskHtml?: DeskHtml }>, css: string, live?: LiveAssets, script?: string): string {
   const open = entries.reduce((n, e) => n + e.openQuestions, 0);
+  const desk = deskItems(entries);
   // The rows go in after the page is serialized, in place of one raw node holding ROWS: each
   // element's content is joined into a new string at every level of the tree, and at a thousand
   // rows (800 KB) those copies and the garbage they leave were most of a build after one edit
@@ -125,7 +143,7 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
     entries.length === 0
       ? [h('p', { className: ['empty'] }, 'There is no canvas in this workspace yet.')]
       : [
-          deskSection(sortDesk({ questions: entries.flatMap((e) => e.desk?.questions ?? []), proposals: entries.flatMap((e) => e.desk?.proposals ?? []) })),
+          deskSection(desk.questions.length, desk.proposals.length),
           h('h2', { id: 'canvases-title' }, 'Every canvas'),
           ...(script === undefined ? [] : [tools()]),
           h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]), h('tbody', [{ type: 'raw', value: ROWS }])]),
@@ -145,12 +163,13 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string }
   const tree: Root = { type: 'root', children: [{ type: 'doctype' }, html] };
   head.splice(1, 0, h('meta', { httpEquiv: 'Content-Security-Policy', content: contentSecurityPolicy(tree, { mermaid: false }) }));
   (html.children[0] as Element).children = head;
-  // `allowDangerousHtml` writes the rows' place as it is: the tree holds no other raw node.
+  // `allowDangerousHtml` writes the places of the rows and of the desk's items as they are: the
+  // tree holds no other raw node.
   const page = toHtml(tree, { upperDoctype: true, allowDangerousHtml: true });
   if (entries.length === 0) return `${page}\n`;
   const at = page.indexOf(ROWS);
   const rows = entries.map((e) => e.row ?? toHtml(row(e))).join('');
-  return `${page.slice(0, at)}${rows}${page.slice(at + ROWS.length)}\n`;
+  return `${fillDesk(page.slice(0, at), desk)}${rows}${page.slice(at + ROWS.length)}\n`;
 }
 
 /** The rows' place in the serialized index: NUL cannot stand in a page's text, a stylesheet or a script. */
