@@ -1,6 +1,7 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../git/git.js';
+import { saveCacheFile } from '../files/save-cache-file.js';
 import { repoExists } from '../files/permission-denied.js';
 import { canvasesOnMain, rebuildCanvasRefs, refsNeedRebuild, repairOrReadPast } from './rebuild-canvas-refs.js';
 import { RepoReader } from './repo-reader.js';
@@ -63,6 +64,31 @@ function refsStamp(repo: string): string | null {
 }
 
 /**
+ * `.git/canvas-cache/_list.json` (no ledger id begins with `_`): the last listing any process made,
+ * with its stamp, `{"stamp":"...","list":[[ledger, revision], ...]}`, so a command's process lists
+ * with no git process while the refs' files keep that stamp (docs/store.md, "Canvas refs").
+ */
+function listFile(repo: string): string {
+  return join(repo, '.git', 'canvas-cache', '_list.json');
+}
+
+/** The listing saved with this stamp, or null (none, another stamp, or a file that does not read as one). */
+function savedListing(repo: string, stamp: string): CanvasRef[] | null {
+  try {
+    const saved = JSON.parse(readFileSync(listFile(repo), 'utf8')) as { stamp?: unknown; list?: unknown };
+    if (saved.stamp !== stamp || !Array.isArray(saved.list)) return null;
+    const list: CanvasRef[] = [];
+    for (const item of saved.list as unknown[]) {
+      if (!Array.isArray(item) || typeof item[0] !== 'string' || typeof item[1] !== 'string') return null;
+      list.push({ ledger: item[0], revision: item[1] });
+    }
+    return list;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * List every canvas of the workspace (`refs/canvas/*`), sorted by ledger id. When a canvas on
  * main has no ref (a clone brings main only), or a ref may be behind main's history, the refs are
  * rebuilt from main first, under the repository lock when it is free, else read from main without
@@ -74,9 +100,15 @@ function refsStamp(repo: string): string | null {
  */
 export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
   if (!repoExists(ws.repo)) return [];
-  if (lastListed?.repo === ws.repo) {
-    const stamp = refsStamp(ws.repo);
-    if (stamp !== null && stamp === lastListed.stamp) return lastListed.list.map((c) => ({ ...c }));
+  const now = refsStamp(ws.repo);
+  if (now !== null) {
+    if (lastListed?.repo === ws.repo && now === lastListed.stamp) return lastListed.list.map((c) => ({ ...c }));
+    // Another process's listing, made while the refs' files were as they are now.
+    const saved = savedListing(ws.repo, now);
+    if (saved !== null) {
+      lastListed = { repo: ws.repo, stamp: now, list: saved.map((c) => ({ ...c })) };
+      return saved;
+    }
   }
   const started = Date.now();
   const listed = await canvasRefs(ws);
@@ -87,7 +119,10 @@ export async function listCanvases(ws: Workspace): Promise<CanvasRef[]> {
       // Kept when nothing that holds refs changed while git listed them: the stamp is taken after,
       // and a change during a listing shorter than RACY_MS would make it racy, so none is kept.
       const stamp = Date.now() - started < RACY_MS / 2 ? refsStamp(ws.repo) : null;
-      if (stamp !== null) lastListed = { repo: ws.repo, stamp, list: listed.map((c) => ({ ...c })) };
+      if (stamp !== null) {
+        lastListed = { repo: ws.repo, stamp, list: listed.map((c) => ({ ...c })) };
+        saveCacheFile(listFile(ws.repo), JSON.stringify({ stamp, list: listed.map((c) => [c.ledger, c.revision]) }));
+      }
       return listed;
     }
     const repair = async () => {

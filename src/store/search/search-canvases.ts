@@ -188,25 +188,30 @@ async function searchable(reader: RepoReader, refs: readonly CanvasRef[], whole:
 
 /**
  * The matches of a query: how many there are, and the best `limit` of them, each with whether it
- * holds the phrase. Only a match's type and text are read to rank it (its text for the phrase);
- * the rest is read for the ones returned. Best first: the whole phrase before scattered words,
- * then the score, then ledger id and document order, which is the order of the nodes' numbers
- * (the index holds its canvases in ledger order, each canvas's nodes in document order).
+ * holds the phrase. Only a match's type is read to count it; its text is read (for the phrase)
+ * only as far down the scores as the best `limit` need: the matches are taken by score, and once
+ * `limit` of them hold the phrase no later one can be among the best. The rest of a node is read
+ * for the ones returned. Best first: the whole phrase before scattered words, then the score, then
+ * ledger id and document order, which is the order of the nodes' numbers (the index holds its
+ * canvases in ledger order, each canvas's nodes in document order).
  */
 function rankedOf(s: Searchable, terms: readonly string[], types: ReadonlySet<NodeType> | null, limit: number): { total: number; top: Ranked[] } {
   const holdsPhrase = phraseMatcher(terms);
-  const kept: Array<{ node: number; score: number; phrase: boolean }> = [];
-  for (const m of rankNodes(s.index, terms, s.allowed)) {
-    if (types && !types.has(s.index.typeOf(m.node))) continue;
-    kept.push({ node: m.node, score: m.score, phrase: holdsPhrase(s.index.textOf(m.node)) });
+  const matches = rankNodes(s.index, terms, s.allowed).filter((m) => !types || types.has(s.index.typeOf(m.node)));
+  matches.sort((a, b) => (a.score !== b.score ? b.score - a.score : a.node - b.node));
+  const phrased: Array<{ node: number; score: number; phrase: boolean }> = [];
+  const scattered: Array<{ node: number; score: number; phrase: boolean }> = [];
+  for (const m of matches) {
+    if (phrased.length >= limit) break;
+    const phrase = holdsPhrase(s.index.textOf(m.node));
+    (phrase ? phrased : scattered).push({ node: m.node, score: m.score, phrase });
   }
-  kept.sort((a, b) => (a.phrase !== b.phrase ? (a.phrase ? -1 : 1) : a.score !== b.score ? b.score - a.score : a.node - b.node));
-  const top = kept.slice(0, limit).map((m): Ranked => {
+  const top = [...phrased, ...scattered].slice(0, limit).map((m): Ranked => {
     const node = s.index.node(m.node);
     const { ledger, revision } = s.index.canvasOf(s.index.canvasAt(m.node));
     return { ledger, revision, node: node.id, type: node.type, text: node.text, phrase: m.phrase, score: m.score };
   });
-  return { total: kept.length, top };
+  return { total: matches.length, top };
 }
 
 /**

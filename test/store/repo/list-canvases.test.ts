@@ -10,6 +10,7 @@ import { listCanvases } from '../../../src/store/repo/list-canvases.js';
 import { replaceNode } from '../../../src/store/write/node-writes.js';
 import type { Outcome } from '../../../src/store/repo/outcome.js';
 import type { Workspace } from '../../../src/store/repo/workspace.js';
+import { bundleScript } from '../../helpers/bundle-script.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { AUTHOR, tempWorkspace } from '../../helpers/workspace.js';
 
@@ -64,5 +65,33 @@ describe('listCanvases in a long-lived process', () => {
     await listCanvases(ws);
     execFileSync('git', ['pack-refs', '--all'], { cwd: ws.repo });
     expect((await listCanvases(ws)).map((c) => c.ledger)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('another process lists from the listing saved with the same stamp, with no git process; a moved ref makes it list afresh', async () => {
+    const ws = tempWorkspace('canvas-list-saved-');
+    const a = applied(await openCanvas(ws, { ledger: 'a', problem: 'One.', expectedValue: 'Known.', why: 'opened', author: AUTHOR }));
+    applied(await createCanvas(ws, { ledger: 'b', why: 'a second canvas', author: AUTHOR }));
+    backdate(ws);
+    const listed = (await listCanvases(ws)).map((c) => `${c.ledger} ${c.revision}\n`).join('');
+    const script = await bundleScript('test/store/fixtures/list-once.ts');
+    const bin = tempDir('canvas-git-log-');
+    const noted = join(bin, 'runs');
+    const real = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$*" >> ${noted}\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const list = () => execFileSync(process.execPath, [script.path, ws.root], { encoding: 'utf8', env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    try {
+      expect(list()).toBe(listed);
+      expect(existsSync(noted) ? readFileSync(noted, 'utf8') : '').toBe('');
+      // A write moves the refs: the next process lists with git, and sees it.
+      const r = applied(await replaceNode(ws, { ledger: 'a', node: a.nodes![0]!, payload: { text: 'Two.' }, base: a.revision, why: 'moved on', author: AUTHOR }));
+      expect(list()).toContain(`a ${r.revision}\n`);
+      expect(readFileSync(noted, 'utf8')).toContain('for-each-ref');
+      // A saved listing that does not read as one is only a cache: listed afresh.
+      backdate(ws);
+      writeFileSync(join(ws.repo, '.git', 'canvas-cache', '_list.json'), '{"stamp":');
+      expect(list()).toContain(`a ${r.revision}\n`);
+    } finally {
+      script.remove();
+    }
   });
 });
