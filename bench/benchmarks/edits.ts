@@ -2,7 +2,7 @@
 // workspace of 10,000 commits, against `git commit` of the same bytes.
 import { join } from 'node:path';
 import { replaceNode } from '../../src/store/write/node-writes.js';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, pairs } from '../lib/context.js';
 import { editText, gitCommitSame, setupEdits } from '../lib/edit-loop.js';
 import { GEN_AUTHOR } from '../lib/generate-workspace.js';
 import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
@@ -20,10 +20,8 @@ export async function cliEdit(ctx: BenchContext): Promise<BenchResult> {
   const [node, pre] = cliCommand(ctx);
   const gitLog = gitCpuLog(join(ctx.scratch, 'cli-edit-git'), process.env);
   const env = cliEnv(setup.ws, GEN_AUTHOR);
-  const runs = ctx.quick ? 6 : 30;
   const cmp = await interleave(
-    runs,
-    ctx.quick ? 2 : 5,
+    ...pairs(ctx, 30, 5),
     (i) => {
       const id = setup.blocks[i % setup.blocks.length]!;
       const r = timeCli(node, [...pre, 'replace', setup.ledger, id, '--base', setup.revision, '--text', editText(i), '--why', WHY], { env }, gitLog);
@@ -52,10 +50,8 @@ export async function cliEdit(ctx: BenchContext): Promise<BenchResult> {
 /** The library's `replaceNode` in process vs `git commit` of the same change. */
 export async function inProcessEdit(ctx: BenchContext): Promise<BenchResult> {
   const setup = await setupEdits(ctx, 'lib-edit');
-  const runs = ctx.quick ? 8 : 40;
   const cmp = await interleave(
-    runs,
-    ctx.quick ? 2 : 5,
+    ...pairs(ctx, 40, 5),
     async (i) => {
       const id = setup.blocks[i % setup.blocks.length]!;
       const t0 = performance.now();

@@ -7,7 +7,7 @@ import { toHtml } from 'hast-util-to-html';
 import { readScene } from '../../src/model/excalidraw/read-scene.js';
 import { drawDiagram } from '../../src/render/figures/draw-diagram.js';
 import { drawExcalidraw } from '../../src/render/figures/draw-excalidraw.js';
-import type { BenchContext, BenchResult } from '../lib/context.js';
+import { type BenchContext, type BenchResult, pairs } from '../lib/context.js';
 import { interleave, timeCall } from '../lib/measure.js';
 import { rng } from '../lib/random.js';
 
@@ -65,8 +65,7 @@ export async function excalidrawDraw(ctx: BenchContext): Promise<BenchResult> {
   if (elements !== 500) throw new Error(`the bench scene has ${elements} elements, not 500`);
   const svg = toHtml(drawExcalidraw(scene));
   const cmp = await interleave(
-    ctx.quick ? 4 : 12,
-    ctx.quick ? 1 : 2,
+    ...pairs(ctx, 12, 2),
     () => timeCall(() => toHtml(drawExcalidraw(scene))),
     () => timeCall(() => toHtml(drawDiagram(source))),
   );

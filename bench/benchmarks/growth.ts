@@ -27,7 +27,9 @@ export interface GrowthRow {
 /** Measure every family's points. */
 export async function growth(ctx: BenchContext): Promise<GrowthRow[]> {
   const rows: GrowthRow[] = [];
-  const runs = ctx.quick ? 3 : 10;
+  const runs = ctx.quick ? 2 : 10;
+  // A quick run warms nothing up: its figures say how a cost grows, not what it is.
+  const warm = (full: number) => (ctx.quick ? 0 : full);
   const [node, pre] = cliCommand(ctx);
   for (const family of growthFamilies(ctx.quick)) {
     for (const point of family.points) {
@@ -38,7 +40,7 @@ export async function growth(ctx: BenchContext): Promise<GrowthRow[]> {
       const read = await readCanvas(ws, { ledger });
       const blocks = [...read.canvas.children].filter((n) => n.type !== 'section').map((n) => n.id);
       let revision = read.revision;
-      const edit = await repeat(runs, 2, async (i) => {
+      const edit = await repeat(runs, warm(2), async (i) => {
         const t0 = performance.now();
         const o = await replaceNode(ws, {
           ledger,
@@ -53,9 +55,9 @@ export async function growth(ctx: BenchContext): Promise<GrowthRow[]> {
         revision = o.revision;
         return ms;
       });
-      const readStats = await repeat(runs, 1, () => timeProcess(node, [...pre, 'read', ledger], { env }).ms);
+      const readStats = await repeat(runs, warm(1), () => timeProcess(node, [...pre, 'read', ledger], { env }).ms);
       const first = gen.nodes[ledger]![0]!;
-      const history = await repeat(runs, 1, () => timeProcess(node, [...pre, 'history', ledger, first], { env }).ms);
+      const history = await repeat(runs, warm(1), () => timeProcess(node, [...pre, 'history', ledger, first], { env }).ms);
       rows.push({
         axis: family.axis,
         value: point.value,

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { RepoReader } from '../../src/store/repo/repo-reader.js';
 import { saveSessionCursor } from '../../src/store/watch/session-cursor.js';
-import { type BenchContext, type BenchResult, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { type BenchContext, type BenchResult, cliCommand, cliEnv, copyWorkspace, pairs } from '../lib/context.js';
 import { generateWorkspace } from '../lib/generate-workspace.js';
 import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
 import { interleave } from '../lib/measure.js';
@@ -47,8 +47,7 @@ export async function hookBench(ctx: BenchContext): Promise<BenchResult[]> {
     return r;
   };
   const context = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
-  const runs = ctx.quick ? 6 : 30;
-  const warmup = ctx.quick ? 1 : 3;
+  const [runs, warmup] = pairs(ctx, 30, 3);
 
   const start = await interleave(runs, warmup, hook('SessionStart', (out) => context(out).includes(`Canvas-Base: ${revision}\n`)), read);
   // The session has seen the canvas at its revision: each prompt after it finds nothing new.

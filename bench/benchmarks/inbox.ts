@@ -5,7 +5,7 @@ import { readInbox } from '../../src/store/read/read-inbox.js';
 import { RepoReader } from '../../src/store/repo/repo-reader.js';
 import { createWatch } from '../../src/store/watch/watch-files.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace, pairs } from '../lib/context.js';
 import { generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, plus, timeCall, timeProcess } from '../lib/measure.js';
 import { inboxWorkspace } from '../lib/workspaces.js';
@@ -42,10 +42,9 @@ export async function inboxBench(ctx: BenchContext): Promise<BenchResult[]> {
     return r;
   };
   const gitLog = () => timeProcess('git', [...baselineGitArgs(ws.repo), 'log', '-p', '--no-color', 'main'], { cwd: ws.repo, env: baselineGitEnv() });
-  const cli = await interleave(ctx.quick ? 3 : 8, 1, inbox, () => plus(timeProcess(process.execPath, ['-e', '0']), gitLog()));
+  const cli = await interleave(...pairs(ctx, 8, 1), inbox, () => plus(timeProcess(process.execPath, ['-e', '0']), gitLog()));
   const lib = await interleave(
-    ctx.quick ? 3 : 8,
-    1,
+    ...pairs(ctx, 8, 1),
     () =>
       timeCall(async () => {
         const got = await readInbox(ws, { author: WATCHER });

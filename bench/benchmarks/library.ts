@@ -2,7 +2,7 @@
 // entry"; docs/performance.md, "Library import").
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BenchContext, BenchResult } from '../lib/context.js';
+import { type BenchContext, type BenchResult, pairs } from '../lib/context.js';
 import { interleave, timeProcess } from '../lib/measure.js';
 
 /** A script's last statement: print the process's CPU time so far (user + system, ms). */
@@ -26,8 +26,7 @@ export async function libraryImport(ctx: BenchContext): Promise<BenchResult> {
   // The import must have happened: a missing export fails the run.
   const measured = `import(${JSON.stringify(entry)}).then((m) => { if (typeof m.readCanvas !== 'function') process.exit(3); ${PRINT_CPU} });`;
   const cmp = await interleave(
-    ctx.quick ? 10 : 40,
-    ctx.quick ? 2 : 5,
+    ...pairs(ctx, 40, 5),
     () => cpuOf(measured),
     () => cpuOf(PRINT_CPU),
   );

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { listCanvasEntries } from '../../src/store/read/list-canvas-entries.js';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace, pairs } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, timeCall, timeProcess } from '../lib/measure.js';
 import { listWorkspace } from '../lib/workspaces.js';
@@ -27,7 +27,7 @@ export async function cliList(ctx: BenchContext): Promise<BenchResult[]> {
   const refs = () =>
     timeProcess(process.execPath, ['-e', '0']).ms +
     timeProcess('git', [...baselineGitArgs(ws.repo), 'for-each-ref', '--format=%(refname) %(objectname)', 'refs/canvas/'], { cwd: ws.repo, env: baselineGitEnv() }).ms;
-  const warm = await interleave(ctx.quick ? 6 : 20, 2, list, refs);
+  const warm = await interleave(...pairs(ctx, 20, 2), list, refs);
   const cache = join(ws.repo, '.git', 'canvas-cache');
   const cold = await interleave(
     ctx.quick ? 2 : 3,

@@ -78,8 +78,8 @@ export async function mcpHttpBench(ctx: BenchContext): Promise<BenchResult> {
     if (measured()) cpu[side] += cpuOf(pid) + clientCpu() - cpu0;
     return ms;
   };
-  const runs = ctx.quick ? 10 : 60;
-  const warmup = 3;
+  const runs = ctx.quick ? 5 : 60;
+  const warmup = ctx.quick ? 1 : 3;
   let pair = 0;
   const counted = () => pair >= warmup;
   try {

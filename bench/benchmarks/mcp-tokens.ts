@@ -17,6 +17,7 @@ import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { stats } from '../lib/measure.js';
 import { runSession, type SessionTokens } from '../lib/mcp-session.js';
 import { countListing, type ListedTool, type ListingTokens, tokensOf } from '../lib/mcp-tokens.js';
+import { sessionWorkspace } from '../lib/workspaces.js';
 
 /** The budgets (docs/mcp.md, "The budget"). */
 const MODEL_VISIBLE = 4000;
@@ -62,7 +63,7 @@ export async function mcpTokens(ctx: BenchContext): Promise<BenchResult[]> {
     `${said('filesystem', f, pick(f) + f.instructions)}; ${said('memory', m, pick(m) + m.instructions)}`;
 
   // The session: a 200-node canvas (quick: the same), owned by the generator's author.
-  const generated = await generateWorkspace({ canvases: 0, commits: 201, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 201, seed: 29 }, ctx.root, ctx.log);
+  const generated = await generateWorkspace(sessionWorkspace(), ctx.root, ctx.log);
   const sessions: Record<string, SessionTokens> = {};
   for (const sdk of ['v2', 'v1'] as const) {
     const ws = copyWorkspace(ctx, generated.ws, `mcp-session-${sdk}`);

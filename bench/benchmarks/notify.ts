@@ -233,7 +233,7 @@ async function follow(ctx: BenchContext, ws: Workspace, sdk: 'v1' | 'v2', listen
 export async function notifyBench(ctx: BenchContext): Promise<BenchResult[]> {
   const { ws, revision } = await workspace(ctx);
   const listener = new Listener(ws);
-  const n = ctx.quick ? 8 : 60;
+  const n = ctx.quick ? 4 : 60;
   let base = revision;
   const cliWrite = (i: number) => async () => {
     base = await cliInsert(ctx, ws, base, i);

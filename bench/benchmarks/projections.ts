@@ -6,11 +6,11 @@ import { renderComment } from '../../src/render/comment/render-comment.js';
 import { preparePage } from '../../src/render/html/prepare-page.js';
 import { renderPage } from '../../src/render/html/render-page.js';
 import { readSnapshot } from '../../src/store/read/read-snapshot.js';
-import { type BenchContext, type BenchResult, cliCommand, cliEnv } from '../lib/context.js';
+import { type BenchContext, type BenchResult, cliCommand, cliEnv, pairs } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, timeCall, timeProcess } from '../lib/measure.js';
 import { ensurePandoc, pandocArgs } from '../lib/pandoc.js';
-import { growthFamilies } from '../lib/workspaces.js';
+import { growthFamilies, renderWorkspace } from '../lib/workspaces.js';
 
 function skipped(name: string, measured: string, why: string): BenchResult {
   return { name, measured, baseline: 'pandoc -s', target: '-', pass: null, figure: `skipped: ${why}`, skipped: true };
@@ -42,8 +42,7 @@ export async function pageRender(ctx: BenchContext): Promise<BenchResult[]> {
     const page = async () => renderPage(snapshot, await preparePage(snapshot));
     const html = await page();
     const cmp = await interleave(
-      ctx.quick ? 6 : 20,
-      ctx.quick ? 2 : 5,
+      ...pairs(ctx, 20, 5),
       () => timeCall(page),
       () => timeProcess('pandoc', pandocArgs(md, point.ledger)).ms,
     );
@@ -65,7 +64,7 @@ export async function pageRender(ctx: BenchContext): Promise<BenchResult[]> {
 export async function cliRender(ctx: BenchContext): Promise<BenchResult> {
   // The target is set at 1,000 nodes, in quick mode too (fewer rounds): at 100 nodes the fixed
   // start-up of a whole process is most of the figure, and the ratio judged would be another one.
-  const point = growthFamilies(false).find((f) => f.axis === 'nodes per canvas')!.points.at(-1)!;
+  const point = renderWorkspace(ctx.quick);
   const name = 'CLI render';
   const pandoc = ensurePandoc(ctx.log);
   if ('missing' in pandoc) return skipped(name, `canvas render, ${point.value} nodes`, pandoc.missing);
@@ -75,8 +74,7 @@ export async function cliRender(ctx: BenchContext): Promise<BenchResult> {
   const [node, pre] = cliCommand(ctx);
   const env = cliEnv(gen.ws, GEN_AUTHOR);
   const cmp = await interleave(
-    ctx.quick ? 6 : 20,
-    ctx.quick ? 2 : 3,
+    ...pairs(ctx, 20, 3),
     () => {
       const r = timeProcess(node, [...pre, 'render', point.ledger], { env });
       if (!/^<!doctype html>/i.test(r.stdout)) throw new Error(`canvas render printed:\n${r.stdout.slice(0, 200)}`);

@@ -1,7 +1,7 @@
 // CLI read and node history: whole processes against the git command that fetches the same kind
 // of thing.
 import { join } from 'node:path';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, pairs } from '../lib/context.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
 import { gitConfigArgs } from '../../src/store/git/git.js';
@@ -24,8 +24,7 @@ export async function cliRead(ctx: BenchContext): Promise<BenchResult> {
   const floorArgs = [join(ctx.root, 'bench', 'read-floor.mjs'), gen.ws.repo, 'big', JSON.stringify(gitConfigArgs(gen.ws.repo))];
   const before: Sample[] = [];
   const cmp = await interleave(
-    ctx.quick ? 8 : 40,
-    ctx.quick ? 2 : 5,
+    ...pairs(ctx, 40, 5),
     () => {
       const r = timeCli(node, [...pre, 'read', 'big'], { env }, gitLog);
       if (!r.stdout.startsWith(`Canvas-Base: ${expected}\n`)) throw new Error(`canvas read printed:\n${r.stdout.slice(0, 200)}`);
@@ -66,8 +65,7 @@ export async function historyBench(ctx: BenchContext): Promise<BenchResult> {
   const ledger = gen.ledgers.reduce((best, l) => (gen.commitsOf[l]! > gen.commitsOf[best]! ? l : best));
   const id = gen.nodes[ledger]![0]!;
   const cmp = await interleave(
-    ctx.quick ? 8 : 30,
-    ctx.quick ? 2 : 3,
+    ...pairs(ctx, 30, 3),
     () => {
       const r = timeProcess(node, [...pre, 'history', ledger, id], { env });
       if (!r.stdout.startsWith(`Canvas-Node: ${id}\n`)) throw new Error(`canvas history printed:\n${r.stdout.slice(0, 200)}`);

@@ -11,7 +11,7 @@ import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { replaceNode } from '../../src/store/write/node-writes.js';
 import { searchCanvases } from '../../src/store/search/search-canvases.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace, pairs } from '../lib/context.js';
 import { gitCpuLog, timeCli } from '../lib/git-cpu.js';
 import { GEN_AUTHOR, generateWorkspace } from '../lib/generate-workspace.js';
 import { interleave, plus, timeCall, timeProcess } from '../lib/measure.js';
@@ -64,14 +64,13 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
   const nodeAndGrep = (phrase: string) => () => plus(timeProcess(process.execPath, ['-e', '0']), grep(phrase)());
   const size = `${count} canvases, ${spec.commits} commits`;
   const results: BenchResult[] = [];
-  const runs = ctx.quick ? 4 : 12;
 
   for (const [kind, phrase] of [
     ['rare', phrases.rare],
     ['common', phrases.common],
   ] as const) {
     const cold = await interleave(
-      ctx.quick ? 2 : 4,
+      ctx.quick ? 1 : 4,
       0,
       () => {
         rmSync(cache, { recursive: true, force: true });
@@ -81,7 +80,7 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
       false,
     );
     results.push({ name: `search cold, ${kind} phrase`, measured: `canvas search "${phrase}" --json, ${size}, .git/canvas-cache/search/ removed first`, baseline: baseline(phrase), target: 'none (a clone pays it once)', ...cold, pass: null, figure: 'ratio' });
-    const warm = await interleave(runs, 2, cli(phrase, 0), nodeAndGrep(phrase));
+    const warm = await interleave(...pairs(ctx, 12, 2), cli(phrase, 0), nodeAndGrep(phrase));
     results.push({
       name: `search warm, ${kind} phrase`,
       measured: `canvas search "${phrase}" --json, ${size}, every index cached`,
@@ -97,7 +96,7 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
   let base = gen.revisions[middle]!;
   const target = phrases.node;
   const changed = await interleave(
-    ctx.quick ? 3 : 8,
+    ctx.quick ? 2 : 8,
     0,
     async (i) => {
       const o = await replaceNode(ws, { ledger: middle, node: target, payload: { text: `Changed for the search benchmark, round ${i}: ${phrases.common} (${phrases.rare}).` }, base, why: 'a change to re-index', author: GEN_AUTHOR });
@@ -125,8 +124,7 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
     ['common', phrases.common],
   ] as const) {
     const lib = await interleave(
-      runs,
-      2,
+      ...pairs(ctx, 12, 2),
       () =>
         timeCall(async () => {
           const got = await searchCanvases(ws, { query: phrase });

@@ -1,11 +1,11 @@
 // canvas serve (docs/serve.md): how long a commit takes to show in an open page, a served page's
 // latency against reading the built file from disk, and the soak: one browser and four CLI
-// writers editing one canvas at once (a minute; 10 s with --quick), no edit lost, verify green.
+// writers editing one canvas at once (a minute; 5 s with --quick), no edit lost, verify green.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium } from 'playwright-core';
+import { type Browser, chromium } from 'playwright-core';
 import { buildSite } from '../../src/site/build-site.js';
 import { loadRenderers } from '../../src/site/load-renderers.js';
 import { grantRole } from '../../src/store/write/access-writes.js';
@@ -39,10 +39,10 @@ async function workspace(ctx: BenchContext): Promise<{ ws: Workspace; text: stri
 }
 
 /** Commit to change shown: a library write, then the open page's MutationObserver seeing its text. */
-async function commitToPage(ctx: BenchContext, ws: Workspace, node: string, url: string, origin: string): Promise<Stats & { p95: number }> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+async function commitToPage(ctx: BenchContext, browser: Browser, ws: Workspace, node: string, url: string, origin: string): Promise<Stats & { p95: number }> {
+  const context = await browser.newContext();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await context.newPage();
     await page.goto(url);
     await page.goto(`${origin}/live/`);
     await page.waitForSelector('#live-status[data-state="live"]');
@@ -56,7 +56,7 @@ async function commitToPage(ctx: BenchContext, ws: Workspace, node: string, url:
       }).observe(document.body, { childList: true, subtree: true });
     });
     const times: number[] = [];
-    const n = ctx.quick ? 15 : 60;
+    const n = ctx.quick ? 8 : 60;
     for (let i = 1; i <= n; i += 1) {
       const base = (await readCanvas(ws, { ledger: 'live' })).revision;
       const shown = new Promise<void>((resolve) => {
@@ -74,7 +74,7 @@ async function commitToPage(ctx: BenchContext, ws: Workspace, node: string, url:
     }
     return { ...stats(times), p95: quantile(times, 0.95) };
   } finally {
-    await browser.close();
+    await context.close();
   }
 }
 
@@ -86,7 +86,7 @@ async function servedVsFile(ctx: BenchContext, ws: Workspace, origin: string, co
   const a: number[] = [];
   const b: number[] = [];
   const ratio: number[] = [];
-  for (let i = 0; i < (ctx.quick ? 50 : 200); i += 1) {
+  for (let i = 0; i < (ctx.quick ? 20 : 200); i += 1) {
     const t0 = performance.now();
     const r = await fetch(`${origin}/live/`, { headers: { cookie } });
     await r.text();
@@ -117,8 +117,8 @@ interface Soaked {
 }
 
 /** One browser and four CLI writers on one canvas for a while: every applied edit is in the chain, and on the page. */
-async function soak(ctx: BenchContext, ws: Workspace, url: string, origin: string): Promise<Soaked> {
-  const seconds = ctx.quick ? 10 : 60;
+async function soak(ctx: BenchContext, browser: Browser, ws: Workspace, url: string, origin: string): Promise<Soaked> {
+  const seconds = ctx.quick ? 5 : 60;
   for (const w of [0, 1, 2, 3]) await grantRole(ws, { ledger: 'live', who: `w${w}`, role: 'editor', why: 'soak', author: AUTHOR });
   const [node, pre] = cliCommand(ctx);
   const end = Date.now() + seconds * 1000;
@@ -134,9 +134,9 @@ async function soak(ctx: BenchContext, ws: Workspace, url: string, origin: strin
       texts.push(text);
     }
   };
-  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  const context = await browser.newContext();
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await context.newPage();
     await page.goto(url);
     await page.goto(`${origin}/live/`);
     await page.waitForSelector('#live-status[data-state="live"]');
@@ -168,7 +168,7 @@ async function soak(ctx: BenchContext, ws: Workspace, url: string, origin: strin
     const missingOnPage = texts.filter((t) => !new RegExp(`${t}(?!\\d)`).test(shown));
     return { seconds, applied: texts.length, browser: browserEdits, refused, lost, ok: (await verifyWorkspace(ws)).ok, caughtUp, missingOnPage };
   } finally {
-    await browser.close();
+    await context.close();
   }
 }
 
@@ -179,11 +179,13 @@ export async function serveBench(ctx: BenchContext): Promise<BenchResult[]> {
   }
   const { ws, text } = await workspace(ctx);
   const server = await serveCanvas(ws, { port: 0, author: AUTHOR });
+  // One browser for the whole benchmark, a context of its own for each part.
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
   try {
     const cookie = `canvas-token-${server.port}=${server.token}`;
-    const live = await commitToPage(ctx, ws, text, server.url, server.origin);
+    const live = await commitToPage(ctx, browser, ws, text, server.url, server.origin);
     const page = await servedVsFile(ctx, ws, server.origin, cookie);
-    const soaked = await soak(ctx, ws, server.url, server.origin);
+    const soaked = await soak(ctx, browser, ws, server.url, server.origin);
     return [
       {
         name: 'serve: commit to open page',
@@ -219,6 +221,7 @@ export async function serveBench(ctx: BenchContext): Promise<BenchResult[]> {
       },
     ];
   } finally {
+    await browser.close();
     await server.close();
   }
 }

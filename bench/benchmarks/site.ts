@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { replaceNode } from '../../src/store/write/node-writes.js';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
-import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace } from '../lib/context.js';
+import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, cliCommand, cliEnv, copyWorkspace, pairs } from '../lib/context.js';
 import { editText } from '../lib/edit-loop.js';
 import { gitCpuLog } from '../lib/git-cpu.js';
 import { GEN_AUTHOR, generateWorkspace, type WorkspaceSpec } from '../lib/generate-workspace.js';
@@ -84,7 +84,7 @@ export async function siteBuild(ctx: BenchContext): Promise<BenchResult[]> {
   const floors: Sample[] = [];
   let peak = 0;
   let measuredMemory = true;
-  for (let i = 0; i < (ctx.quick ? 2 : 3); i += 1) {
+  for (let i = 0; i < (ctx.quick ? 1 : 3); i += 1) {
     // Each round: the floor, the pool and one worker, in an order that turns every round.
     const steps = [
       () => floors.push(floor(ctx, plan, floorOut)),
@@ -113,8 +113,7 @@ export async function siteBuild(ctx: BenchContext): Promise<BenchResult[]> {
   const nodeE0 = () => timeProcess(process.execPath, ['-e', '0']);
   // Nothing changed: the manifest decides.
   const still = await interleave(
-    ctx.quick ? 6 : 10,
-    2,
+    ...pairs(ctx, 10, 2),
     () => {
       const r = build(ctx, env, out);
       expectBuilt(r, 0, canvases, 'nothing changed');
@@ -130,8 +129,7 @@ export async function siteBuild(ctx: BenchContext): Promise<BenchResult[]> {
   const blocks = read.canvas.children.filter((n) => n.type !== 'section').map((n) => n.id);
   let revision = read.revision;
   const changed = await interleave(
-    ctx.quick ? 3 : 6,
-    1,
+    ...pairs(ctx, 6, 1),
     async (i) => {
       const o = await replaceNode(ws, { ledger, node: blocks[i % blocks.length]!, base: revision, payload: { text: editText(i) }, why: 'one change for the site', author: GEN_AUTHOR });
       if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
@@ -285,8 +283,7 @@ export async function siteVsEleventy(ctx: BenchContext): Promise<BenchResult> {
     return r;
   };
   const cmp = await interleave(
-    ctx.quick ? 3 : 5,
-    1,
+    ...pairs(ctx, 5, 1),
     () => {
       rmSync(out, { recursive: true, force: true });
       const r = build(ctx, env, out);

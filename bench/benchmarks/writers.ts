@@ -63,7 +63,7 @@ async function runWriters(ctx: BenchContext, ws: Workspace, jobs: Array<{ ledger
 
 /** 8 writer processes x 100 edits, half on one canvas: nothing lost, the aggregate rate reported. */
 export async function concurrentWriters(ctx: BenchContext): Promise<BenchResult> {
-  const count = ctx.quick ? 10 : 100;
+  const count = ctx.quick ? 5 : 100;
   const dir = join(ctx.scratch, 'writers');
   mkdirSync(dir, { recursive: true });
   const ws = resolveWorkspace({ workspace: dir });

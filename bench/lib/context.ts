@@ -44,6 +44,20 @@ export interface BenchResult {
   skipped?: boolean;
 }
 
+/**
+ * Measured pairs in a quick run (docs/performance.md, "The quick run"): the fewest that still give
+ * each row a median and a spread, so that the run keeps its budget.
+ */
+const QUICK_PAIRS = 3;
+
+/**
+ * The measured and the unmeasured (warm-up) pairs of an interleaved comparison: the full run's,
+ * or a quick run's three and one.
+ */
+export function pairs(ctx: BenchContext, full: number, warmup: number): [runs: number, warmup: number] {
+  return ctx.quick ? [Math.min(QUICK_PAIRS, full), Math.min(1, warmup)] : [full, warmup];
+}
+
 /** Make a fresh scratch directory for a run. */
 export function makeScratch(): string {
   return realpathSync(mkdtempSync(join(tmpdir(), 'canvas-bench-run-')));

@@ -23,14 +23,14 @@ export function listWorkspace(quick: boolean): WorkspaceSpec {
 }
 
 /**
- * The site build's scale pair: 1,000 and 10,000 canvases of one shape (quick: 50 and 500). The
+ * The site build's scale pair: 1,000 and 10,000 canvases of one shape (quick: 20 and 200). The
  * canvases are small (3-8 nodes, one commit per node) because the workspace is what the store
  * makes: every commit rewrites a root tree with one entry per canvas (about 370 KB at 10,000),
  * so 10,000 canvases of 30-80 nodes would be 560,000 commits and some 200 GB of trees for git.
  */
 export function siteWorkspaces(quick: boolean): [WorkspaceSpec, WorkspaceSpec] {
   const of = (canvases: number): WorkspaceSpec => ({ canvases, commits: canvases * 7, minNodes: 3, maxNodes: 8, bigNodes: 0, seed: 23 });
-  return quick ? [of(50), of(500)] : [of(1_000), of(10_000)];
+  return quick ? [of(20), of(200)] : [of(1_000), of(10_000)];
 }
 
 /** A family of workspaces along one axis of growth. */
@@ -77,10 +77,31 @@ export function growthFamilies(quick: boolean): GrowthFamily[] {
 
 /**
  * The inbox benchmark's workspace: 100 canvases and the big one, and 10,000 commits after their
- * creates (quick: 11 canvases, 1,000), every one of them unread by a watcher of all of them.
+ * creates (quick: the edit benchmarks' workspace, 11 canvases and 1,000 commits, generated once
+ * for both), every one of them unread by a watcher of all of them.
  */
 export function inboxWorkspace(quick: boolean): WorkspaceSpec {
   return quick
-    ? { canvases: 10, commits: 1_011, minNodes: 30, maxNodes: 80, bigNodes: 50, bigCommits: 80, seed: 17 }
+    ? editWorkspace(true)
     : { canvases: 100, commits: 10_101, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 300, seed: 17 };
+}
+
+/**
+ * The canvas of 1,000 nodes `canvas render` draws: the growth family's largest point (a full run
+ * generates it once for both); a quick run, which has no such point, generates that canvas alone.
+ */
+export function renderWorkspace(quick: boolean): { spec: WorkspaceSpec; ledger: string; value: number } {
+  const point = growthFamilies(false).find((f) => f.axis === 'nodes per canvas')!.points.at(-1)!;
+  if (!quick) return point;
+  return { ...point, spec: { canvases: 0, commits: point.value + 1, minNodes: 30, maxNodes: 80, bigNodes: point.value, bigCommits: point.value + 1, seed: point.spec.seed } };
+}
+
+/** The agent session's canvas of the MCP tokens benchmark: 200 nodes, alone, in quick runs too. */
+export function sessionWorkspace(): WorkspaceSpec {
+  return { canvases: 0, commits: 201, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 201, seed: 29 };
+}
+
+/** Every point of the growth families. */
+export function growthWorkspaces(quick: boolean): WorkspaceSpec[] {
+  return growthFamilies(quick).flatMap((f) => f.points.map((p) => p.spec));
 }
