@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
 import { caseNames, SNAPSHOTS } from '../render/golden-cases.js';
 import { runMain } from '../helpers/run-main.js';
-import { ROOT } from '../helpers/workspace.js';
+import { baseOf, ROOT } from '../helpers/workspace.js';
 import { exampleWorkspace } from './site-fixture.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -34,6 +34,23 @@ const SITE_PAGES = ['index.html', 'concurrency/index.html', 'node-identity/index
 
 let browser: Browser;
 let site: string;
+/** The figure holding a Mermaid sequence diagram of four participants with long messages, on the projections page. */
+let sequence: string;
+
+/** Four participants, and messages longer than the space between two of them. */
+const SEQUENCE = [
+  'sequenceDiagram',
+  '  participant Agent as Planning agent',
+  '  participant Store as Canvas store',
+  '  participant Git as Git repository',
+  '  participant Person as Person at the desk',
+  '  Agent->>Store: replace b7 --base 3f2a91c --why "the measurement changed, so the paragraph says what holds now"',
+  '  Store->>Git: one commit naming b7, with Canvas-Base and Canvas-Previous trailers, refs moved in one transaction',
+  '  Git-->>Store: main and refs/canvas/projections moved together',
+  '  Store-->>Agent: applied, with the diff of everything else that changed since its base',
+  '  Person->>Store: answer the open question from the desk, with a reason',
+  '  Store-->>Person: applied: the desk and every open tab update live',
+].join('\n');
 /** The page the checks of script-enabled pages share, one navigation per check (a context and a page cost about 0.3 s each to start). */
 let reader: Opened | null = null;
 
@@ -166,6 +183,11 @@ async function checkPage(path: string, shot: { name: string; keep: 'all' | 'some
 describe.runIf(run)('the pages and the index in Chromium', () => {
   beforeAll(async () => {
     const ws = await exampleWorkspace();
+    const escaped = SEQUENCE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+    const base = baseOf((await runMain(ws, ['read', 'projections'])).stdout);
+    const added = await runMain(ws, ['insert', 'projections', '--into', 'root', '--xml', `<figure kind="mermaid" caption="A write, from the agent to the desk">${escaped}</figure>`, '--base', base, '--why', 'the sequence of one write', '--json']);
+    expect(added.code, added.stderr).toBe(0);
+    sequence = (JSON.parse(added.stdout) as { node: string }).node;
     site = join(tempDir('canvas-pages-'), 'site');
     const built = await runMain(ws, ['build', '--out', site]);
     expect(built.code, built.stderr).toBe(0);
@@ -256,6 +278,30 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
     });
     expect(drawn.shown).toBeCloseTo(drawn.own, 0);
     expect(drawn.scroll).toBeGreaterThan(drawn.box);
+    await done();
+  });
+
+  it('a Mermaid sequence diagram of four participants stays in its column at 1280 and 390 px: it scrolls inside its own box, never the page', async () => {
+    const { page, problems, done } = await open('projections/index.html');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      const drawn = await page.locator(`figure[id="${sequence}"] pre.mermaid`).evaluate((pre) => {
+        const svg = pre.querySelector('svg')!;
+        const column = document.querySelector('main')!.getBoundingClientRect();
+        const box = pre.getBoundingClientRect();
+        const picture = svg.getBoundingClientRect();
+        const style = getComputedStyle(pre);
+        const inner = box.right - Number.parseFloat(style.borderRightWidth) - Number.parseFloat(style.paddingRight);
+        return {
+          boxInColumn: box.left >= column.left - 0.5 && box.right <= column.right + 0.5,
+          // The picture stays inside its box, or the box scrolls to show the rest of it.
+          pictureShown: picture.right <= inner + 0.5 || (pre.scrollWidth > pre.clientWidth && style.overflowX === 'auto'),
+          pageFits: document.documentElement.scrollWidth <= window.innerWidth,
+        };
+      });
+      expect(drawn, `at ${width} px`).toEqual({ boxInColumn: true, pictureShown: true, pageFits: true });
+    }
+    expect(problems).toEqual([]);
     await done();
   });
 
