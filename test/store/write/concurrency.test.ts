@@ -35,8 +35,15 @@ function writer(ws: Workspace, ledger: string, name: string, count: number): Pro
   });
 }
 
+/**
+ * Edits per writer: enough for the four writers of the shared canvas to race for its nodes (each
+ * run sees conflicts) and for every writer to meet the others' locks many times. The long run
+ * (8 x 100, with the rate against one writer) is the writers benchmark (bench/benchmarks/writers.ts).
+ */
+const EDITS = 25;
+
 describe('many writer processes on one workspace', () => {
-  it('8 processes x 50 edits, half on one canvas: every applied edit is in the history once, every refusal a conflict, nothing lost', async () => {
+  it('8 processes x 25 edits, half on one canvas: every applied edit is in the history once, every refusal a conflict, nothing lost', async () => {
     const ws = tempWorkspace();
     const ledgers = ['shared', 'own-4', 'own-5', 'own-6', 'own-7'];
     for (const ledger of ledgers) {
@@ -46,11 +53,11 @@ describe('many writer processes on one workspace', () => {
       const ledger = w < 4 ? 'shared' : `own-${w}`;
       await grantRole(ws, { ledger, who: `w${w}`, role: 'editor', why: 'a writer of the test', author: AUTHOR });
     }
-    const results = await Promise.all(Array.from({ length: 8 }, (_, w) => writer(ws, w < 4 ? 'shared' : `own-${w}`, `w${w}`, 50)));
+    const results = await Promise.all(Array.from({ length: 8 }, (_, w) => writer(ws, w < 4 ? 'shared' : `own-${w}`, `w${w}`, EDITS)));
     const applied = new Map<string, string[]>();
     let conflicts = 0;
     results.forEach((lines, w) => {
-      expect(lines).toHaveLength(50);
+      expect(lines).toHaveLength(EDITS);
       const ledger = w < 4 ? 'shared' : `own-${w}`;
       for (const l of lines) {
         expect(l.error, String(l.error)).toBeUndefined();
