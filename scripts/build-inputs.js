@@ -7,9 +7,23 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMPILED } from './templates.js';
 
-/** The inputs besides every file under src/: the build's configuration, its script, the installed packages. */
-const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build.js', 'scripts/build-inputs.js', 'node_modules/.package-lock.json'];
+/**
+ * The inputs besides every file under src/: the build's configuration, its scripts, the templates
+ * it compiles into src/render/html/templates.ts (scripts/templates.js), the installed packages.
+ */
+const FILES = [
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/build.js',
+  'scripts/build-inputs.js',
+  'scripts/templates.js',
+  ...COMPILED.map(({ file }) => `templates/${file}`),
+  'node_modules/.package-lock.json',
+];
 
 /** What each kind of build writes: `cli` is `build.js --cli-only`, `full` the library and the CLI. */
 const OUTPUTS = {

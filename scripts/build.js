@@ -25,6 +25,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve as resolvePath } from 'node:path';
 import { build } from 'esbuild';
 import { forgetBuilds, isBuilt, recordBuilds } from './build-inputs.js';
+import { writeTemplatesModule } from './templates.js';
 
 const ROOT = process.cwd();
 const OUT = 'dist/cli';
@@ -61,6 +62,9 @@ if (process.argv.includes('--if-stale') && isBuilt(ROOT, cliOnly ? 'cli' : 'full
   console.log('dist/ is the build of the sources as they are: nothing to build');
   process.exit(0);
 }
+// What a page inlines from templates/ is compiled into src/render/html/templates.ts first, so the
+// renderers read no file (scripts/templates.js).
+writeTemplatesModule(ROOT);
 // The test suite skips its build when this one's record says dist/ is of the sources as they are
 // (scripts/build-inputs.js).
 const inputs = forgetBuilds(ROOT);

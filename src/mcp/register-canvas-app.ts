@@ -17,8 +17,7 @@ import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/e
 import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
 import { indexNodes } from '../model/index-nodes.js';
 import { MERMAID_PIN } from '../render/figures/mermaid-pin.js';
-import { readPackageFile } from '../render/html/read-template.js';
-import { readSnapshot } from '../store/index.js';
+import { readPackageFile, readSnapshot } from '../store/index.js';
 import { protocolErrorOf } from './register-canvas-resources.js';
 import { requireViewer } from './require-viewer.js';
 import type { ServerContext } from './server-context.js';

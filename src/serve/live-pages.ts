@@ -3,7 +3,7 @@ import type { Snapshot } from '../model/snapshot.js';
 import { indexEntryOf } from '../render/html/index-entry.js';
 import type { LiveAssets } from '../render/html/live-assets.js';
 import { preparePage } from '../render/html/prepare-page.js';
-import { readTemplate } from '../render/html/read-template.js';
+import { TEMPLATES } from '../render/html/templates.js';
 import { renderIndex } from '../render/html/render-index.js';
 import { renderPage } from '../render/html/render-page.js';
 import { readOpenProposals, readSnapshot, RepoReader, type Workspace } from '../store/index.js';
@@ -73,7 +73,7 @@ export class LivePages {
       served.proposals ??= await readOpenProposals(this.ws, ledger, served.snapshot.canvas, served.revision);
       entries.push(indexEntryOf(served.snapshot, served.proposals));
     }
-    const css = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
-    return renderIndex(entries, css, LIVE_ASSETS, await readTemplate('index.js'));
+    const css = `${TEMPLATES.pageCss}\n${TEMPLATES.indexCss}`;
+    return renderIndex(entries, css, LIVE_ASSETS, TEMPLATES.indexScript);
   }
 }

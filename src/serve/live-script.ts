@@ -1,4 +1,4 @@
-import { readPackageFile } from '../render/html/read-template.js';
+import { readPackageFile } from '../store/index.js';
 
 /**
  * The live tab's script, as the build bundled it from `src/serve/live/` (docs/serve.md, "The

@@ -10,8 +10,8 @@ import { MAX_REASON } from '../model/check-reason.js';
 import { LINE_BAD } from '../model/text-characters.js';
 import { INPUT_LIMIT } from '../model/size-limits.js';
 import { MERMAID_PIN } from '../render/figures/mermaid-pin.js';
-import { readTemplate } from '../render/html/read-template.js';
-import { listProposals, type RefWatcher, rejectionOf, roleOnCanvas, roleRank, type Workspace } from '../store/index.js';
+import { TEMPLATES } from '../render/html/templates.js';
+import { listProposals, readPackageFile, type RefWatcher, rejectionOf, roleOnCanvas, roleRank, type Workspace } from '../store/index.js';
 import { canvasForForms } from './canvas-for-forms.js';
 import { changesSince } from './changes-since.js';
 import { parseDecideBody, parseEditBody, parsePreviewBody } from './edit-body.js';
@@ -147,11 +147,10 @@ async function session(ctx: ServeContext, ledger: string): Promise<Record<string
  */
 export function serveApp(ctx: ServeContext): Hono {
   const app = new Hono();
-  let policy: Promise<string> | undefined;
+  const policy = headerPolicy(TEMPLATES.indexScript);
   app.use('*', async (c, next) => {
     await next();
-    policy ??= readTemplate('index.js').then(headerPolicy);
-    c.header('Content-Security-Policy', await policy);
+    c.header('Content-Security-Policy', policy);
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
     c.header('X-Frame-Options', 'DENY');
@@ -182,7 +181,7 @@ export function serveApp(ctx: ServeContext): Hono {
   app.get('/', index);
   app.get('/index.html', index);
   app.get('/_canvas/live.js', async (c) => c.body(await liveScript(), 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
-  app.get('/_canvas/live.css', async (c) => c.body(await readTemplate('serve/live.css'), 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+  app.get('/_canvas/live.css', async (c) => c.body(await readPackageFile('templates/serve/live.css'), 200, { 'Content-Type': 'text/css; charset=utf-8' }));
   app.get('/_events', (c) =>
     streamSSE(c, async (stream) => {
       let end: () => void = () => {};

@@ -9,17 +9,17 @@ import { rendererVersion } from './renderer-version.js';
  * (`--vendor-mermaid`, docs/site.md "Mermaid offline"), and its pages load it from there.
  */
 export async function loadRenderers(options: { vendoredMermaid?: boolean } = {}): Promise<SiteRenderers> {
-  const [{ renderPage }, { preparePage }, { renderComment }, { renderPrompt }, { renderIndex, renderIndexRow }, { readTemplate }] = await Promise.all([
+  const [{ renderPage }, { preparePage }, { renderComment }, { renderPrompt }, { renderIndex, renderIndexRow }, { TEMPLATES }] = await Promise.all([
     import('../render/html/render-page.js'),
     import('../render/html/prepare-page.js'),
     import('../render/comment/render-comment.js'),
     import('../render/text/render-prompt.js'),
     import('../render/html/render-index.js'),
-    import('../render/html/read-template.js'),
+    import('../render/html/templates.js'),
   ]);
   const { renderDeskItems } = await import('../render/html/desk-section.js');
-  const indexCss = `${await readTemplate('page.css')}\n${await readTemplate('index.css')}`;
-  const indexScript = await readTemplate('index.js');
+  const indexCss = `${TEMPLATES.pageCss}\n${TEMPLATES.indexCss}`;
+  const indexScript = TEMPLATES.indexScript;
   const mermaid = options.vendoredMermaid ? `../${MERMAID_PIN.vendored}` : undefined;
   return {
     // A page of the site links back to the site's index, one folder up, and loads Mermaid from

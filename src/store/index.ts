@@ -12,6 +12,7 @@
 export { noSpace } from './files/no-space.js';
 export { permissionDenied } from './files/permission-denied.js';
 export { privateName } from './files/private-name.js';
+export { readPackageFile } from './files/read-package-file.js';
 export { readPackageVersion } from './files/read-package-version.js';
 export { sweepAbandoned } from './files/remove-if-abandoned.js';
 export { removeQuietly } from './files/remove-quietly.js';

@@ -25,10 +25,12 @@ function packageRoot(): string {
 }
 
 /**
- * Read a file of the package, found from the package root so it works from `src/` under the
- * tests, from `dist/lib` and from the bundled CLI. Read once per process.
+ * Read a file of the package that is served as it is (the live tab's script and stylesheet of
+ * `canvas serve`, the canvas view's script of the MCP server), found from the package root so it works from `src/` under the tests, from
+ * `dist/lib` and from the bundled CLI. Read once per process. The renderers read no file: what a
+ * page inlines is compiled in (src/render/html/templates.ts).
  *
- * @param path - the file's path inside the package, e.g. `templates/page.css`
+ * @param path - the file's path inside the package, e.g. `templates/serve/live.css`
  * @returns its text
  * @throws the file system's error (ENOENT when the package has no such file)
  */
@@ -38,14 +40,4 @@ export async function readPackageFile(path: string): Promise<string> {
   const text = await readFile(join(packageRoot(), path), 'utf8');
   cache.set(path, text);
   return text;
-}
-
-/**
- * Read a file of `templates/` (the page stylesheet), through {@link readPackageFile}.
- *
- * @param name - the file name inside `templates/`, e.g. `page.css`
- * @returns its text
- */
-export async function readTemplate(name: string): Promise<string> {
-  return readPackageFile(`templates/${name}`);
 }
