@@ -1,6 +1,6 @@
 /**
- * A tool's answer as an MCP result (STYLE habit 5: errors are mapped at the edges only;
- * docs/mcp.md "Results"). Nothing is sent twice: a client on a revision that has structured
+ * A tool's answer as an MCP result (docs/mcp.md "Results": the store throws or returns outcomes,
+ * and errors become results here, at the edge, and nowhere else). Nothing is sent twice: a client on a revision that has structured
  * content (2025-06-18 and later) gets the value as `structuredContent` alone; a client on an
  * earlier revision, which cannot read it, gets it as the text too (the revisions say a tool
  * SHOULD also return the serialized value as text for such clients).

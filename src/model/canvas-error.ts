@@ -1,5 +1,5 @@
 /**
- * The one error class of the project (STYLE habit 4). Every refusal carries a stable `code`,
+ * The one error class of the project (docs/errors.md). Every refusal carries a stable `code`,
  * a message that names what was wrong, a `hint` that names the fix or the next command, and
  * structured `data`. `docs/errors.md` has one entry per code; a test checks that.
  */

@@ -7,7 +7,7 @@ import { runMain } from '../helpers/run-main.js';
 import { baseOf, type CliResult, repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// Every refusal of the design, one test each: the code, the exit code, and the repository and
+// Every refusal of docs/errors.md that a write meets, one test each: the code, the exit code, and the repository and
 // working file byte-for-byte unchanged. They run through the CLI's entry in process (its parsing,
 // its single catch and its exit code mapping); a few run as real processes (`runCli`) to pin the
 // exit code and the streams a user sees.

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { runMain } from '../helpers/run-main.js';
 import { baseOf, tempWorkspace } from '../helpers/workspace.js';
 
-// The spec's own example ("Edits", "The timeline"): an options table replaced by a text whose
-// reason says why; `canvas history` prints both edits oldest first, also after a move.
-describe("the spec's example, end to end", () => {
+// The example a canvas exists for: an options table replaced by a text whose reason says why
+// (docs/store.md, "Writes"); `canvas history` prints both edits oldest first, also after a move.
+describe('a decision settling, end to end', () => {
   it('an options table settles into a decision, and the node history shows both reasons, across a move', async () => {
     const ws = tempWorkspace();
     const run = async (args: string[], env: Record<string, string> = {}) => {

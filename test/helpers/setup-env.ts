@@ -1,4 +1,4 @@
-// Deterministic git in tests (STYLE habit 8): fixed dates so shas can be asserted literally.
+// Deterministic git in tests: fixed dates so shas can be asserted literally.
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { COMPILE_CACHE } from './suite-tmpdir.js';

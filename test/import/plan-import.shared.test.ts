@@ -136,9 +136,9 @@ describe('planImport: paragraphs and inline', () => {
   });
 
   it('flattens a link inside text to its text (reported with the address); an autolink is not reported', () => {
-    const plan = planImport('see [the spec](https://x.test/spec) and <https://y.test>\n');
-    expect(plan.nodes[0]!.payload).toEqual({ type: 'text', text: 'see the spec and https://y.test' });
-    expect(plan.flattened.map((f) => f.what)).toEqual(['link flattened to its text "the spec" (address https://x.test/spec)']);
+    const plan = planImport('see [the guide](https://x.test/guide) and <https://y.test>\n');
+    expect(plan.nodes[0]!.payload).toEqual({ type: 'text', text: 'see the guide and https://y.test' });
+    expect(plan.flattened.map((f) => f.what)).toEqual(['link flattened to its text "the guide" (address https://x.test/guide)']);
   });
 
   it('maps a paragraph that is one bare link or autolink to a link', () => {

@@ -10,7 +10,7 @@ import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { repoState, tempWorkspace } from '../helpers/workspace.js';
 
-describe('canvas mcp: idempotency keys (design section 6)', () => {
+describe('canvas mcp: idempotency keys (docs/mcp.md, "Idempotency")', () => {
   let ws: Workspace;
   let eve: McpSession;
   let cam: McpSession;

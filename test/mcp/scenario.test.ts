@@ -9,12 +9,12 @@ import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession, SDKS } from '../helpers/mcp-client.js';
 import { repoState, runCli, tempWorkspace } from '../helpers/workspace.js';
 
-// One whole scenario of spec/001 through a real MCP client, run through both official clients
+// One whole scenario of roles, proposals and outcomes (docs/roles.md) through a real MCP client, run through both official clients
 // (the v1 SDK speaking 2025-11-25, the v2 SDK speaking 2026-07-28): each spawning `canvas mcp`
 // over stdio, one server process per identity. Every tool is called, all four outcomes are
 // answered, and a subscription hears a write; each result is checked against the tool's listed
 // output schema by the client.
-describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to end (spec/001, design section 6)', (sdk) => {
+describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to end (docs/roles.md)', (sdk) => {
   let ws: Workspace;
   const s: Record<'leo' | 'eve' | 'cam' | 'vic' | 'zed', McpSession> = {} as never;
   const ids: Record<string, string> = {};

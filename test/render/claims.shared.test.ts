@@ -1,4 +1,4 @@
-// The four claims the spec makes about what the projections say ("Projections"), asserted against
+// The four claims docs/projections.md makes about what the projections say ("What all three say"), asserted against
 // both the page and the comment of every golden case:
 //   1. every question id is in the index;  2. only question ids are in it;
 //   3. every question node carries a marker;

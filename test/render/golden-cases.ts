@@ -1,4 +1,4 @@
-// Golden cases (STYLE habit 7): each folder of snapshots/ holds the script.json or canvas.xml
+// Golden cases (docs/projections.md, "Goldens"): each folder of snapshots/ holds the script.json or canvas.xml
 // that makes the case, and the renders it must produce. A case is built in a fresh temporary
 // workspace through the store's public write functions; setup-env fixes the git dates, so the
 // shas, and therefore the goldens, are the same on every machine.

@@ -1,4 +1,4 @@
-// A built site in a real browser (design sections 7 and 8): headless Chromium (Debian's, driven
+// A built site in a real browser (docs/site.md, docs/projections.md "The page"): headless Chromium (Debian's, driven
 // by playwright-core) opens built pages from disk. The question index links land on their nodes,
 // the diagram's SVG is visible, the Mermaid figure is drawn when the pinned CDN URL is routed to
 // the mermaid package's local files, and the console shows no error. Screenshots are saved to

@@ -49,7 +49,7 @@ export interface VerifyReport {
 }
 
 /**
- * Verify the repository (docs/store.md, "Verify"; the acceptance ledger's `verify` is the model):
+ * Verify the repository (docs/store.md, "Verify"):
  * replay every commit of main against the rules, and compare the working tree with main. Each
  * commit must be a store commit (one parent, the store's subject and trailers, a valid reason
  * and author, the store's committer, `Canvas-Previous` naming the canvas's previous commit),

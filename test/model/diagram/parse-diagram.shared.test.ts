@@ -13,7 +13,7 @@ function syntaxError(source: string): CanvasError {
 }
 
 describe('parseDiagram: accepted sources', () => {
-  it('parses the minimum of the design into a typed tree', () => {
+  it('parses the minimum of docs/diagram.md into a typed tree', () => {
     const d = parseDiagram(
       [
         'diagram 1',

@@ -18,7 +18,7 @@ async function proposalOnCanvas() {
   return { ws, node: t.node!, proposal: p.proposalId, other: q.proposalId };
 }
 
-describe('idempotency keys on decisions (design section 6)', () => {
+describe('idempotency keys on decisions (docs/roles.md, "Idempotency")', () => {
   it('a retried approval with the same key returns the original applied outcome and writes nothing', async () => {
     const { ws, node, proposal, other } = await proposalOnCanvas();
     const req = { ledger: 'k', proposal, why: 'agreed', author: 'leo', idempotencyKey: 'approve-1' };

@@ -21,7 +21,7 @@ async function canvasWithNode() {
   return { ws, section: s.node!, node: t.node!, base };
 }
 
-describe('roles, grants and proposals (design section 6)', () => {
+describe('roles, grants and proposals (docs/roles.md)', () => {
   it('the creator is owner; no default role: an ungranted who gets NO_ROLE naming the canvas', async () => {
     const { ws, node, base } = await canvasWithNode();
     expect((await readAccess(ws, { ledger: 'r' })).grants).toEqual({ leo: 'owner' });
@@ -120,7 +120,7 @@ describe('roles, grants and proposals (design section 6)', () => {
   });
 });
 
-describe('idempotency keys (design section 6)', () => {
+describe('idempotency keys (docs/roles.md, "Idempotency")', () => {
   it('the same key and request applies once; another request with the key is rejected; keys are per who', async () => {
     const { ws, node, base } = await canvasWithNode();
     const req = { ledger: 'r', node, payload: { text: 'once' }, base, why: 'retry-safe', author: AUTHOR, idempotencyKey: 'k-1' };
