@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../git/git.js';
 import { saveCacheFile } from '../files/save-cache-file.js';
@@ -23,6 +23,59 @@ async function canvasRefs(ws: Workspace): Promise<CanvasRef[]> {
       return { ledger: ledger!, revision: revision! };
     })
     .sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
+}
+
+/** A ref's value as git writes it in a loose ref file or `packed-refs`: an object name, SHA-1 or SHA-256. */
+const OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/**
+ * The canvas refs as git's files hold them, read without running git (docs/store.md, "Canvas
+ * refs"): each `refs/canvas/<ledger>` loose file, else its line in `packed-refs` (a loose ref
+ * overrides a packed one, as in git). Each file is renamed into place whole by git, so a read sees
+ * the old value or the new one. Null when the files cannot tell: a repository kept in reftable,
+ * a value that is not an object name (a symbolic ref), a file that cannot be read; the caller
+ * then asks git ({@link listCanvases}). Unlike {@link listCanvases} it never rebuilds refs that
+ * are missing or behind main: it is for a process that has listed them once and follows their moves.
+ *
+ * @param ws - the workspace
+ * @returns ledger ids with their revisions, sorted by ledger id; empty before the first create
+ */
+export function readCanvasRefFiles(ws: Workspace): CanvasRef[] | null {
+  const git = join(ws.repo, '.git');
+  if (!existsSync(git)) return [];
+  if (existsSync(join(git, 'reftable'))) return null;
+  const refs = new Map<string, string>();
+  try {
+    let packed = '';
+    try {
+      packed = readFileSync(join(git, 'packed-refs'), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    for (const line of packed.split('\n')) {
+      const m = /^([0-9a-f]+) refs\/canvas\/(.+)$/.exec(line);
+      if (m) refs.set(m[2]!, m[1]!);
+    }
+    let loose: string[] = [];
+    try {
+      loose = readdirSync(join(git, 'refs', 'canvas'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    for (const name of loose) {
+      // git's lock of a ref being written is beside it, not a ref.
+      if (name.endsWith('.lock')) continue;
+      refs.set(name, readFileSync(join(git, 'refs', 'canvas', name), 'utf8').trim());
+    }
+  } catch {
+    return null;
+  }
+  const list: CanvasRef[] = [];
+  for (const [ledger, revision] of refs) {
+    if (!OBJECT_NAME.test(revision)) return null;
+    list.push({ ledger, revision });
+  }
+  return list.sort((a, b) => (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type FSWatcher, statSync, watch } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { listCanvases } from '../repo/list-canvases.js';
+import { listCanvases, readCanvasRefFiles } from '../repo/list-canvases.js';
 import type { Workspace } from '../repo/workspace.js';
 
 /** One canvas whose revision moved (`from` is null for a canvas that is new). */
@@ -50,10 +50,10 @@ export function watchedFolders(repo: string): Array<[string, ReadonlySet<string>
  * when a write moves `main` and `refs/canvas/<ledger>` (`.git/refs/heads`, `.git/refs/canvas`,
  * `.git/refs`, and `.git` itself for `packed-refs`), and the folders above the repository for the
  * one name on the way to it, so a repository made after the start, or a `.git` or refs folder
- * replaced, is watched again at its first event; it reads the refs once per burst of events (one
- * `git for-each-ref`) and tells each listener which canvases moved. Reads never overlap: a burst
- * during a read is read after it. A slow fallback read (every `rescanMs`) covers what no file
- * event tells (a file system without them).
+ * replaced, is watched again at its first event; it reads the refs once per burst of events (the
+ * ref files, in process) and tells each listener which canvases moved. Reads never overlap: a
+ * burst during a read is read after it. A slow fallback read (every `rescanMs`, through git)
+ * covers what no file event tells (a file system without them). docs/store.md, "Canvas refs".
  *
  * One owner, one lifecycle: {@link RefWatcher.start} once, {@link RefWatcher.close} once.
  */
@@ -65,6 +65,8 @@ export class RefWatcher {
   private rescan: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
   private again = false;
+  /** Whether the next read asks git (a fallback read, or a caller's poke), not the ref files. */
+  private full = false;
   private closed = false;
 
   constructor(
@@ -95,8 +97,17 @@ export class RefWatcher {
     return () => this.listeners.delete(listener);
   }
 
-  /** Read the refs now (and tell the listeners), as a file event would. */
+  /**
+   * Read the refs now through git (and tell the listeners), as the fallback read does: for a
+   * caller that moved refs itself (a sync with the shared remote), and may have left them to rebuild.
+   */
   poke(): void {
+    this.full = true;
+    this.soon();
+  }
+
+  /** Read the refs after the burst of file events settles. */
+  private soon(): void {
     if (this.closed || this.settle) return;
     this.settle = setTimeout(() => {
       this.settle = null;
@@ -134,7 +145,7 @@ export class RefWatcher {
       this.unwatch(dir);
       try {
         const w = watch(dir, (_event, name) => {
-          if (only === null || name === null || only.has(name)) this.poke();
+          if (only === null || name === null || only.has(name)) this.soon();
         });
         w.on('error', () => this.unwatch(dir));
         this.watchers.set(dir, { w, id });
@@ -165,11 +176,20 @@ export class RefWatcher {
     return this.reading;
   }
 
+  /**
+   * Read the refs and tell the listeners what moved. After a file event the ref files are read
+   * in process (readCanvasRefFiles): a write wakes every long-lived process that follows the
+   * canvases, and a `git for-each-ref` each, with the fork of a large process, cost more CPU than
+   * the write's own git work. The fallback read and a caller's poke ask git (listCanvases), which
+   * also rebuilds refs left behind main; so does a read the files cannot answer.
+   */
   private async compare(): Promise<void> {
     this.arm();
+    const full = this.full;
+    this.full = false;
     let now: Awaited<ReturnType<typeof listCanvases>>;
     try {
-      now = await listCanvases(this.ws);
+      now = (full ? null : readCanvasRefFiles(this.ws)) ?? (await listCanvases(this.ws));
     } catch {
       return; // a repository mid-write (a lock held): the next event or the fallback reads again
     }

@@ -2,9 +2,10 @@
 // revisions it moved between, a canvas made after the watcher started (in a workspace that had no
 // repository yet) is found by the fallback read, and a closed watcher reports nothing more.
 import { execFileSync } from 'node:child_process';
-import { cpSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listCanvases, readCanvasRefFiles } from '../../../src/store/repo/list-canvases.js';
 import { createCanvas } from '../../../src/store/write/canvas-lifecycle.js';
 import { insertNode } from '../../../src/store/write/node-writes.js';
 import { type RefChange, RefWatcher, watchedFolders } from '../../../src/store/watch/ref-watcher.js';
@@ -126,5 +127,40 @@ describe('what wakes a RefWatcher', () => {
     expect(wakes('/w/state/canvas/.git', 'canvas.lock')).toBe(false);
     expect(wakes('/w/state/canvas/.git', 'index')).toBe(false);
     expect(wakes('/w/state/canvas', 'plan.xml')).toBe(false);
+  });
+});
+
+// What the watcher reads after a file event instead of running git (docs/store.md, "Canvas refs").
+describe('readCanvasRefFiles', () => {
+  it('reads what git for-each-ref lists, loose, packed, and loose over packed; null where the files cannot tell', async () => {
+    const ws = tempWorkspace();
+    expect(readCanvasRefFiles(ws)).toEqual([]);
+    const revisions: Record<string, string> = {};
+    for (const ledger of ['b', 'a']) {
+      const c = await createCanvas(ws, { ledger, why: 'a canvas', author: AUTHOR });
+      if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+      revisions[ledger] = c.revision;
+    }
+    const agree = async () => expect(readCanvasRefFiles(ws)).toEqual(await listCanvases(ws));
+    await agree();
+    execFileSync('git', ['pack-refs', '--all'], { cwd: ws.repo });
+    await agree();
+    const i = await insertNode(ws, { ledger: 'b', into: 'root', payload: { text: 'Moved after packing.' }, base: revisions.b!, why: 'a loose ref over a packed one', author: AUTHOR });
+    if (i.outcome !== 'applied') throw new Error(JSON.stringify(i));
+    expect(readCanvasRefFiles(ws)).toEqual([
+      { ledger: 'a', revision: revisions.a },
+      { ledger: 'b', revision: i.revision },
+    ]);
+    await agree();
+    // git's lock of a ref being written is not a ref.
+    writeFileSync(join(ws.repo, '.git', 'refs', 'canvas', 'a.lock'), `${i.revision}\n`);
+    expect(readCanvasRefFiles(ws)?.map((c) => c.ledger)).toEqual(['a', 'b']);
+    rmSync(join(ws.repo, '.git', 'refs', 'canvas', 'a.lock'));
+    // A symbolic ref, and a repository kept in reftable: git must answer.
+    writeFileSync(join(ws.repo, '.git', 'refs', 'canvas', 'c'), 'ref: refs/heads/main\n');
+    expect(readCanvasRefFiles(ws)).toBeNull();
+    rmSync(join(ws.repo, '.git', 'refs', 'canvas', 'c'));
+    mkdirSync(join(ws.repo, '.git', 'reftable'));
+    expect(readCanvasRefFiles(ws)).toBeNull();
   });
 });
