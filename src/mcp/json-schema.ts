@@ -35,6 +35,24 @@ export const ref = (name: string): Json => ({ $ref: `#/$defs/${name}` });
 
 let ajv: Ajv2020 | null = null;
 
+/**
+ * Each schema compiled once per process, by its text: `/mcp` builds a server instance, and with it
+ * every tool's schema objects, for each request (docs/mcp.md, "Over HTTP"), and compiling a tool's
+ * input schema again at each call was the largest part of a write's CPU there.
+ */
+const compiled = new Map<string, ValidateFunction>();
+
+function compile(schema: Json): ValidateFunction {
+  const key = JSON.stringify(schema);
+  let check = compiled.get(key);
+  if (check === undefined) {
+    ajv ??= new Ajv2020({ strict: false, allErrors: true });
+    check = ajv.compile(schema);
+    compiled.set(key, check);
+  }
+  return check;
+}
+
 /** One refusal of an argument, in the words a model can act on. */
 function wordsOf(e: ErrorObject): string {
   const at = e.instancePath.replace(/^\//, '').replace(/\//g, '.');
@@ -61,8 +79,7 @@ export function standardSchema<T>(schema: Json): StandardSchemaWithJSON<T, T> {
       vendor: 'canvas',
       jsonSchema: { input: () => schema, output: () => schema },
       validate: (value: unknown) => {
-        ajv ??= new Ajv2020({ strict: false, allErrors: true });
-        check ??= ajv.compile(schema);
+        check ??= compile(schema);
         if (check(value)) return { value: value as T };
         return { issues: (check.errors ?? []).map((e) => ({ message: wordsOf(e) })) };
       },
