@@ -1,3 +1,6 @@
+// Reading an Excalidraw scene (docs/excalidraw.md). One piece: the element, file and colour
+// readers share the scene's limits and its error helpers (invalid, unsafe, over a limit), which
+// nothing outside reading a scene uses.
 import { CanvasError } from '../canvas-error.js';
 import { judgedScheme, safeHref } from '../safe-href.js';
 import { layoutJson } from './layout-json.js';
