@@ -57,9 +57,7 @@ function firstLine(quick: boolean, info: Record<string, unknown>): string {
   const cores = Number(info.nproc) || 1;
   const head = `canvas bench (${quick ? 'quick' : 'full'}): ${info.nproc} cores, ${info.cpu}, node ${info.node}, ${info.git}, load ${JSON.stringify(info.loadAverageAtStart)}`;
   if (!quick) return head;
-  return load > cores
-    ? `canvas bench (quick) cannot finish within its ${QUICK_BUDGET_S} s: load ${load} on ${cores} cores (it needs them free); ${head}`
-    : `${head}; budget ${QUICK_BUDGET_S} s from nothing`;
+  return load > cores ? `canvas bench (quick) cannot finish within its ${QUICK_BUDGET_S} s: load ${load} on ${cores} cores (it needs them free); ${head}` : `${head}; budget ${QUICK_BUDGET_S} s from nothing`;
 }
 
 /** What a workspace costs to generate, roughly: the nodes serialized over its commits. */
@@ -130,7 +128,11 @@ function row(r: BenchResult): string[] {
 
 function table(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
@@ -205,12 +207,7 @@ async function main({ quick, strict, only }: BenchRun): Promise<number> {
     rmSync(ctx.scratch, { recursive: true, force: true });
   }
   const took = (Date.now() - started) / 1000;
-  const out = [
-    table(
-      ['benchmark', 'wall ratio', 'spread p25-p75 (min-max)', 'CPU ratio', 'CPU spread', 'wall ms', 'baseline wall ms', 'CPU ms / baseline', 'target', 'result', 'note'],
-      results.map(row),
-    ),
-  ];
+  const out = [table(['benchmark', 'wall ratio', 'spread p25-p75 (min-max)', 'CPU ratio', 'CPU spread', 'wall ms', 'baseline wall ms', 'CPU ms / baseline', 'target', 'result', 'note'], results.map(row))];
   if (growthRows.length > 0) out.push('', 'growth (median ms, p25-p75):', growthTable(growthRows));
   process.stdout.write(`${out.join('\n')}\n`);
   writeFileSync(

@@ -161,7 +161,10 @@ await build({
 for (const name of ['canvas.cjs', 'canvas-lazy.cjs']) {
   const file = join(OUT, name);
   const text = readFileSync(file, 'utf8');
-  writeFileSync(file, text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  writeFileSync(
+    file,
+    text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
 }
 
 // 4. The site build's worker (src/site/site-worker.ts): a thread loads its own modules, so it is

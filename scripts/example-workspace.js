@@ -91,7 +91,7 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
   {
     const w = writer('store-substrate');
     const [problem] = await w.open(
-      'Decisions about a task live in a Basecamp thread, a transcript and an agent\'s memory, with no shared key.',
+      "Decisions about a task live in a Basecamp thread, a transcript and an agent's memory, with no shared key.",
       'One small document per ledger row, edited one node at a time, every edit with its reason.',
       'the task that gave the canvas its store',
     );
@@ -102,7 +102,7 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
         '--xml',
         '<table><row><cell>option</cell><cell>what it gives</cell><cell>what it costs</cell></row>' +
           '<row><cell>git repository, one commit per edit</cell><cell>history, blame, diff, a compare-and-swap on refs</cell><cell>a lock around each write</cell></row>' +
-          '<row><cell>append-only record log</cell><cell>closer to the orchestrator\'s habits</cell><cell>rebuilding what git already does</cell></row>' +
+          "<row><cell>append-only record log</cell><cell>closer to the orchestrator's habits</cell><cell>rebuilding what git already does</cell></row>" +
           '<row><cell>a database</cell><cell>queries</cell><cell>a server, and no file a person can read</cell></row></table>',
       ],
       'the options this decision is between',
@@ -125,7 +125,10 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
     await w.insert(['--after', problem], ['--xml', '<link href="https://git-scm.com/docs/git-update-ref">git update-ref: the compare-and-swap the store relies on</link>'], 'evidence for the choice');
     await w.insert(
       ['--into', decided],
-      ['--xml', '<figure kind="diagram" caption="The write path">diagram 1\ndirection right\nnode read "canvas read"\nnode write "canvas replace --base"\nnode lock "repository lock"\nnode commit "one commit"\nread -> write "decide"\nwrite -> lock -> commit</figure>'],
+      [
+        '--xml',
+        '<figure kind="diagram" caption="The write path">diagram 1\ndirection right\nnode read "canvas read"\nnode write "canvas replace --base"\nnode lock "repository lock"\nnode commit "one commit"\nread -> write "decide"\nwrite -> lock -> commit</figure>',
+      ],
       'a picture of the write path for the page',
     );
     const ruled = await w.section('Ruled out', 'what we ruled out, and why');
@@ -155,10 +158,7 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
     await w.move(misplaced, ['--into', comment], 'this is about the comment, not the page');
     await w.insert(
       ['--after', misplaced],
-      [
-        '--xml',
-        '<figure kind="mermaid" caption="One snapshot, four projections">flowchart LR\n  S[snapshot at one revision] --> P[page]\n  S --> C[comment]\n  S --> T[prompt]\n  S --> B[site]</figure>',
-      ],
+      ['--xml', '<figure kind="mermaid" caption="One snapshot, four projections">flowchart LR\n  S[snapshot at one revision] --> P[page]\n  S --> C[comment]\n  S --> T[prompt]\n  S --> B[site]</figure>'],
       'the shape of the projections',
     );
     await w.insert(
@@ -182,7 +182,11 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
       'why ids are minted',
     );
     const rules = await w.section('Rules', 'the identity rules');
-    await w.insert(['--into', rules], ['--xml', '<list><item>insert mints an id and sets v=1</item><item>replace keeps the id, v+1</item><item>move keeps the content, v+1</item><item>remove never frees the id</item></list>'], 'the rules in one list');
+    await w.insert(
+      ['--into', rules],
+      ['--xml', '<list><item>insert mints an id and sets v=1</item><item>replace keeps the id, v+1</item><item>move keeps the content, v+1</item><item>remove never frees the id</item></list>'],
+      'the rules in one list',
+    );
     await w.insert(['--after', expected], ['--text', 'Split and merge have no verb: a split is inserts plus a replace, with the pointer in the reason.'], 'settled: no merge or split verb');
     await w.freeze('the identity rules shipped and the tests pin them');
   }
@@ -196,11 +200,19 @@ export async function makeExampleWorkspace(dir, run = spawnCanvas) {
       'the staleness rule',
     );
     const s = await w.section('Staleness', 'how a stale base is handled');
-    await w.insert(['--into', s], ['--text', 'A checked node touched since the base is a conflict (exit 3) with the node\'s diff and the reasons in between; other changes apply and are reported.'], 'the two branches');
+    await w.insert(
+      ['--into', s],
+      ['--text', "A checked node touched since the base is a conflict (exit 3) with the node's diff and the reasons in between; other changes apply and are reported."],
+      'the two branches',
+    );
     await w.insert(['--into', s], ['--question', 'Should --require become the default for agents?'], 'open: strictness versus throughput');
     // Links between canvases (docs/links.md): to a node of another canvas, and to a canvas.
     const related = await w.section('Related canvases', 'what this rule stands on, one pointer each');
-    const onStore = await w.insert(['--into', related], ['--xml', `<link href="canvas:store-substrate#${storeDecision}">the store decision: one commit per edit, refs moved in one transaction</link>`], 'the base rule is checked against the canvas chain this decision made');
+    const onStore = await w.insert(
+      ['--into', related],
+      ['--xml', `<link href="canvas:store-substrate#${storeDecision}">the store decision: one commit per edit, refs moved in one transaction</link>`],
+      'the base rule is checked against the canvas chain this decision made',
+    );
     await w.insert(['--after', onStore], ['--xml', '<link href="canvas:node-identity">how node ids are minted</link>'], 'a conflict names its node by the id this canvas settled');
   }
 }

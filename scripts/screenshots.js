@@ -93,14 +93,20 @@ async function writeBigCanvas(lib, ws) {
     prev = await insert({ after: prev }, { xml: '<list><item>measure at peak</item><item>compare both options on the same day</item><item>decide, and write down why</item></list>' }, 'the steps');
     prev = await insert(
       { after: prev },
-      { xml: `<figure kind="diagram" caption="How a request of part ${s} flows">diagram 1\ndirection right\nnode a "client"\nnode b "proxy"\nnode c "application"\nnode d "database"\na -> b "request"\nb -> c "forward"\nc -> d "query"</figure>` },
+      {
+        xml: `<figure kind="diagram" caption="How a request of part ${s} flows">diagram 1\ndirection right\nnode a "client"\nnode b "proxy"\nnode c "application"\nnode d "database"\na -> b "request"\nb -> c "forward"\nc -> d "query"</figure>`,
+      },
       'a picture of the path',
     );
     prev = await insert({ after: prev }, { xml: `<link href="https://example.org/part-${s}">the measurements of part ${s}</link>` }, 'where the figures are');
     prev = await insert({ after: prev }, { text: `A closing note inside part ${s}: what to measure again before the next release.` }, 'what is left');
     last = await insert({ after: sec }, { text: `A root-level paragraph after part ${s}: it belongs to no section, and the page must show that.` }, 'a note outside the section');
   }
-  last = await insert({ after: last }, { xml: `<figure kind="mermaid" caption="A write, from the agent to the desk">${SEQUENCE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;')}</figure>` }, 'the sequence of one write, four participants');
+  last = await insert(
+    { after: last },
+    { xml: `<figure kind="mermaid" caption="A write, from the agent to the desk">${SEQUENCE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('"', '&quot;')}</figure>` },
+    'the sequence of one write, four participants',
+  );
   last = await insert({ after: last }, { question: 'Should the desk group its questions by canvas once there are more than twenty?' }, 'asked while reading the desk');
   last = await insert({ after: last }, { xml: '<list ordered="true"><item>read the desk</item><item>answer what can be answered</item><item>decide every proposal</item></list>' }, 'the order of a morning');
   last = await insert({ after: last }, { text: 'The last paragraph of the page: nothing follows it.' }, 'an ending');
@@ -111,7 +117,14 @@ async function writeBigCanvas(lib, ws) {
   ok(await lib.moveNode(ws, { ledger: BIG, node: firsts[5], after: last, base, why: 'this paragraph speaks for every part, not the last one', author: LEO }));
   // A commenter's proposal waits on the desk.
   ok(await lib.grantRole(ws, { ledger: BIG, who: 'cam', role: 'commenter', why: 'cam reviews the wording', author: LEO }));
-  const proposed = await lib.replaceNode(ws, { ledger: BIG, node: firsts[1], payload: { text: 'Part 2 decided to grow the pool, because the proxy timeout only hid the queue.' }, base, why: 'say the decision, not the process', author: CAM });
+  const proposed = await lib.replaceNode(ws, {
+    ledger: BIG,
+    node: firsts[1],
+    payload: { text: 'Part 2 decided to grow the pool, because the proxy timeout only hid the queue.' },
+    base,
+    why: 'say the decision, not the process',
+    author: CAM,
+  });
   if (proposed.outcome !== 'proposed') throw new Error(JSON.stringify(proposed));
   const { canvas } = await lib.readCanvas(ws, { ledger: BIG });
   let count = 0;
@@ -238,10 +251,13 @@ async function main() {
         console.log(path);
       }
       // Where a section ends and a root-level node follows it.
-      const end = await page.locator('main section.section + div.node').first().evaluate((el) => {
-        const after = el.getBoundingClientRect();
-        return { y: after.top + window.scrollY - 250, height: after.height + 290 };
-      });
+      const end = await page
+        .locator('main section.section + div.node')
+        .first()
+        .evaluate((el) => {
+          const after = el.getBoundingClientRect();
+          return { y: after.top + window.scrollY - 250, height: after.height + 290 };
+        });
       const path = join(out, `built-${BIG}-section-end-${width}.png`);
       await page.screenshot({ path, fullPage: true, clip: { x: 0, y: Math.max(0, end.y), width, height: end.height } });
       console.log(path);

@@ -62,7 +62,11 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 /** The files of src/ a file imports, as paths relative to src/ (`.js` specifiers as written). */
 function importedFiles(file: string): string[] {
   const text = readFileSync(join(SRC, file), 'utf8');
-  return relativeImports(text).map((spec) => relative(SRC, resolve(SRC, dirname(file), spec)).split('\\').join('/'));
+  return relativeImports(text).map((spec) =>
+    relative(SRC, resolve(SRC, dirname(file), spec))
+      .split('\\')
+      .join('/'),
+  );
 }
 
 /** Every arrow between two folders: `from -> to` with the file that draws it. */
@@ -127,10 +131,14 @@ describe('the folder rules (docs/architecture.md)', () => {
     expect(drawn).toEqual([]);
   });
 
-  it("the store's git plumbing, shared remote and search import nothing of its write path (docs/architecture.md, \"Inside `store/`\")", () => {
+  it('the store\'s git plumbing, shared remote and search import nothing of its write path (docs/architecture.md, "Inside `store/`")', () => {
     const plumbing = sourceFiles(SRC).filter((f) => f.startsWith('store/git/') || f.startsWith('store/remote/') || f.startsWith('store/search/'));
     expect(plumbing.length).toBeGreaterThan(0);
-    const drawn = plumbing.flatMap((f) => importedFiles(f).filter((t) => t.startsWith('store/write/')).map((t) => `${f} imports ${t}`));
+    const drawn = plumbing.flatMap((f) =>
+      importedFiles(f)
+        .filter((t) => t.startsWith('store/write/'))
+        .map((t) => `${f} imports ${t}`),
+    );
     expect(drawn).toEqual([]);
   });
 

@@ -68,21 +68,25 @@ describe.runIf(run)("the README's install, in a fresh directory", () => {
     return `${r.stdout}\n${r.stderr}`;
   };
 
-  it.runIf(ciInstallLog === undefined)('clones, installs with no warning, links, and gives the canvas command on the PATH', () => {
-    const root = dir();
-    const env = envFor(join(root, 'global'));
-    const lines = installLines();
-    expect(lines).toEqual(['git clone <url of this repository> canvas', 'cd canvas', 'npm ci', 'npm link --ignore-scripts', 'canvas --version']);
-    let cwd = root;
-    const said: string[] = [];
-    for (const line of lines) {
-      if (line.startsWith('cd ')) cwd = join(cwd, line.slice(3));
-      else said.push(runLine(line, cwd, env));
-    }
-    // npm's warnings (peers that disagree, install scripts not reviewed, engines) are what a
-    // newcomer meets first: none is expected.
-    expect(warnings(said.join('\n'))).toEqual([]);
-  }, 600_000);
+  it.runIf(ciInstallLog === undefined)(
+    'clones, installs with no warning, links, and gives the canvas command on the PATH',
+    () => {
+      const root = dir();
+      const env = envFor(join(root, 'global'));
+      const lines = installLines();
+      expect(lines).toEqual(['git clone <url of this repository> canvas', 'cd canvas', 'npm ci', 'npm link --ignore-scripts', 'canvas --version']);
+      let cwd = root;
+      const said: string[] = [];
+      for (const line of lines) {
+        if (line.startsWith('cd ')) cwd = join(cwd, line.slice(3));
+        else said.push(runLine(line, cwd, env));
+      }
+      // npm's warnings (peers that disagree, install scripts not reviewed, engines) are what a
+      // newcomer meets first: none is expected.
+      expect(warnings(said.join('\n'))).toEqual([]);
+    },
+    600_000,
+  );
 
   it.runIf(ciInstallLog !== undefined)("under .ci/run: its clone's npm ci printed no warning; the lines after it link and give the canvas command on the PATH", () => {
     const lines = installLines();

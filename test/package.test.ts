@@ -172,7 +172,7 @@ describe('the packed package, installed into an empty project', () => {
     expect(r.stdout.trim()).toBe(manifest.version);
   });
 
-  it("every command of the README's \"Use\" works from another directory", () => {
+  it('every command of the README\'s "Use" works from another directory', () => {
     const ws = join(dir, 'use');
     const cwd = join(dir, 'elsewhere');
     mkdirSync(cwd);
@@ -187,7 +187,12 @@ describe('the packed package, installed into an empty project', () => {
         mkdirSync(ws, { recursive: true });
         continue;
       }
-      const args = shellWords(line.replace(/<sha>/g, sha).replace(/<node>/g, node).replace(/<expected>/g, expected));
+      const args = shellWords(
+        line
+          .replace(/<sha>/g, sha)
+          .replace(/<node>/g, node)
+          .replace(/<expected>/g, expected),
+      );
       expect(args[0], line).toBe('canvas');
       const r = run(bin, args.slice(1), cwd, env);
       expect(r.code, `${line}\n${r.stderr}`).toBe(0);
@@ -233,7 +238,17 @@ describe('the packed package, installed into an empty project', () => {
 });
 
 describe("the record of what dist/ was built from, which lets the suite take the checkout's build", () => {
-  const OUT = ['dist/cli/start.cjs', 'dist/cli/canvas.cjs', 'dist/cli/canvas-lazy.cjs', 'dist/cli/site-worker.cjs', 'dist/cli/bundles.sha256', 'dist/serve/live.js', 'dist/mcp/app.js', 'dist/lib/index.js', 'dist/lib/index.d.ts'];
+  const OUT = [
+    'dist/cli/start.cjs',
+    'dist/cli/canvas.cjs',
+    'dist/cli/canvas-lazy.cjs',
+    'dist/cli/site-worker.cjs',
+    'dist/cli/bundles.sha256',
+    'dist/serve/live.js',
+    'dist/mcp/app.js',
+    'dist/lib/index.js',
+    'dist/lib/index.d.ts',
+  ];
   let root: string;
   const put = (path: string, text: string) => {
     mkdirSync(join(root, path, '..'), { recursive: true });

@@ -136,7 +136,9 @@ describe('the declared surface', () => {
     for (const key of declared) {
       const target = manifest.exports[key];
       if (typeof target !== 'object') throw new Error(`${key}: no conditions`);
-      const base = sourceOf(key).replace(/^src\//, './dist/lib/').replace(/\.ts$/, '');
+      const base = sourceOf(key)
+        .replace(/^src\//, './dist/lib/')
+        .replace(/\.ts$/, '');
       expect(target, key).toEqual({ types: `${base}.d.ts`, default: `${base}.js` });
     }
   });
@@ -148,7 +150,12 @@ describe('the declared surface', () => {
     const heavy: string[] = [];
     for (const s of statements) {
       const from = /from '([^']+)';$/.exec(s)![1]!;
-      const typeOnly = /^(?:export|import) type\s/.test(s) || !/\{([^}]*)\}/.exec(s)?.[1]?.split(',').some((n) => n.trim() !== '' && !n.trim().startsWith('type '));
+      const typeOnly =
+        /^(?:export|import) type\s/.test(s) ||
+        !/\{([^}]*)\}/
+          .exec(s)?.[1]
+          ?.split(',')
+          .some((n) => n.trim() !== '' && !n.trim().startsWith('type '));
       if (!typeOnly && !light.has(from)) heavy.push(s.replace(/\s+/g, ' '));
     }
     expect(heavy).toEqual([]);

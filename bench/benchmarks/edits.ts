@@ -32,7 +32,12 @@ export async function cliEdit(ctx: BenchContext): Promise<BenchResult> {
     },
     (i) => {
       const message = `replace ${setup.blocks[i % setup.blocks.length]}: ${editText(i)}`;
-      return timeCli(process.execPath, [join(ctx.root, 'bench', 'edit-floor.mjs'), setup.baseline, `${setup.ledger}.xml`, join(setup.ws.repo, `${setup.ledger}.xml`), message, JSON.stringify(baselineGitArgs(setup.baseline))], { env: baselineGitEnv() }, gitLog);
+      return timeCli(
+        process.execPath,
+        [join(ctx.root, 'bench', 'edit-floor.mjs'), setup.baseline, `${setup.ledger}.xml`, join(setup.ws.repo, `${setup.ledger}.xml`), message, JSON.stringify(baselineGitArgs(setup.baseline))],
+        { env: baselineGitEnv() },
+        gitLog,
+      );
     },
     false,
   );

@@ -35,19 +35,103 @@ function sceneText(edges: ReturnType<typeof graph>): string {
   const r = rng(1602);
   const seed = () => 1 + Math.floor(r() * 2 ** 30);
   const at = (i: number) => ({ x: (i % 10) * 260, y: Math.floor(i / 10) * 180 });
-  const base = { angle: 0, strokeColor: '#1e1e1e', fillStyle: 'hachure', strokeWidth: 2, strokeStyle: 'solid', roughness: 1, opacity: 100, groupIds: [], frameId: null, isDeleted: false, link: null, locked: false };
+  const base = {
+    angle: 0,
+    strokeColor: '#1e1e1e',
+    fillStyle: 'hachure',
+    strokeWidth: 2,
+    strokeStyle: 'solid',
+    roughness: 1,
+    opacity: 100,
+    groupIds: [],
+    frameId: null,
+    isDeleted: false,
+    link: null,
+    locked: false,
+  };
   const elements: Record<string, unknown>[] = [];
   for (let i = 0; i < NODES; i += 1) {
     const { x, y } = at(i);
-    elements.push({ ...base, id: `n${i}`, type: 'rectangle', x, y, width: 160, height: 70, backgroundColor: '#a5d8ff', roundness: { type: 3 }, seed: seed(), boundElements: [{ type: 'text', id: `n${i}-label` }] });
-    elements.push({ ...base, id: `n${i}-label`, type: 'text', x: x + 30, y: y + 22, width: 100, height: 25, backgroundColor: 'transparent', roundness: null, seed: seed(), text: `Service ${i}`, fontSize: 20, fontFamily: 5, textAlign: 'center', verticalAlign: 'middle', containerId: `n${i}`, originalText: `Service ${i}`, lineHeight: 1.25 });
+    elements.push({
+      ...base,
+      id: `n${i}`,
+      type: 'rectangle',
+      x,
+      y,
+      width: 160,
+      height: 70,
+      backgroundColor: '#a5d8ff',
+      roundness: { type: 3 },
+      seed: seed(),
+      boundElements: [{ type: 'text', id: `n${i}-label` }],
+    });
+    elements.push({
+      ...base,
+      id: `n${i}-label`,
+      type: 'text',
+      x: x + 30,
+      y: y + 22,
+      width: 100,
+      height: 25,
+      backgroundColor: 'transparent',
+      roundness: null,
+      seed: seed(),
+      text: `Service ${i}`,
+      fontSize: 20,
+      fontFamily: 5,
+      textAlign: 'center',
+      verticalAlign: 'middle',
+      containerId: `n${i}`,
+      originalText: `Service ${i}`,
+      lineHeight: 1.25,
+    });
   }
   edges.forEach((e, i) => {
     const [a, b] = [at(e.from), at(e.to)];
     const [x, y] = [a.x + 160, a.y + 35];
-    const points = [[0, 0], [b.x - x, b.y + 35 - y]];
-    elements.push({ ...base, id: `e${i}`, type: 'arrow', x, y, width: Math.abs(b.x - x), height: Math.abs(b.y + 35 - y), backgroundColor: 'transparent', roundness: { type: 2 }, seed: seed(), points, startBinding: { elementId: `n${e.from}`, focus: 0, gap: 1 }, endBinding: { elementId: `n${e.to}`, focus: 0, gap: 1 }, startArrowhead: null, endArrowhead: 'arrow', boundElements: e.label ? [{ type: 'text', id: `e${i}-label` }] : null });
-    if (e.label) elements.push({ ...base, id: `e${i}-label`, type: 'text', x: x + (b.x - x) / 2 - 30, y: y + (b.y + 35 - y) / 2 - 10, width: 60, height: 20, backgroundColor: 'transparent', roundness: null, seed: seed(), text: e.label, fontSize: 16, fontFamily: 5, textAlign: 'center', verticalAlign: 'middle', containerId: `e${i}`, originalText: e.label, lineHeight: 1.25 });
+    const points = [
+      [0, 0],
+      [b.x - x, b.y + 35 - y],
+    ];
+    elements.push({
+      ...base,
+      id: `e${i}`,
+      type: 'arrow',
+      x,
+      y,
+      width: Math.abs(b.x - x),
+      height: Math.abs(b.y + 35 - y),
+      backgroundColor: 'transparent',
+      roundness: { type: 2 },
+      seed: seed(),
+      points,
+      startBinding: { elementId: `n${e.from}`, focus: 0, gap: 1 },
+      endBinding: { elementId: `n${e.to}`, focus: 0, gap: 1 },
+      startArrowhead: null,
+      endArrowhead: 'arrow',
+      boundElements: e.label ? [{ type: 'text', id: `e${i}-label` }] : null,
+    });
+    if (e.label)
+      elements.push({
+        ...base,
+        id: `e${i}-label`,
+        type: 'text',
+        x: x + (b.x - x) / 2 - 30,
+        y: y + (b.y + 35 - y) / 2 - 10,
+        width: 60,
+        height: 20,
+        backgroundColor: 'transparent',
+        roundness: null,
+        seed: seed(),
+        text: e.label,
+        fontSize: 16,
+        fontFamily: 5,
+        textAlign: 'center',
+        verticalAlign: 'middle',
+        containerId: `e${i}`,
+        originalText: e.label,
+        lineHeight: 1.25,
+      });
   });
   return readScene(JSON.stringify({ type: 'excalidraw', version: 2, source: 'bench', elements, appState: { viewBackgroundColor: '#ffffff' }, files: {} })).text;
 }

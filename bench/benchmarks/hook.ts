@@ -49,10 +49,20 @@ export async function hookBench(ctx: BenchContext): Promise<BenchResult[]> {
   const context = (stdout: string) => (JSON.parse(stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
   const [runs, warmup] = pairs(ctx, 30, 3);
 
-  const start = await interleave(runs, warmup, hook('SessionStart', (out) => context(out).includes(`Canvas-Base: ${revision}\n`)), read);
+  const start = await interleave(
+    runs,
+    warmup,
+    hook('SessionStart', (out) => context(out).includes(`Canvas-Base: ${revision}\n`)),
+    read,
+  );
   // The session has seen the canvas at its revision: each prompt after it finds nothing new.
   saveSessionCursor(ws, 'bench-session', 'big', revision);
-  const unchanged = await interleave(runs, warmup, hook('UserPromptSubmit', (out) => out === ''), read);
+  const unchanged = await interleave(
+    runs,
+    warmup,
+    hook('UserPromptSubmit', (out) => out === ''),
+    read,
+  );
   // One edit by another writer since the session's cursor: the cursor is put back before each run.
   const oneEdit = hook('UserPromptSubmit', (out) => context(out).includes('Edits since (newest first, 1):'));
   const changed = await interleave(

@@ -18,17 +18,7 @@ import { serveBench } from './serve.js';
 import { siteBuild, siteScale, siteVsEleventy } from './site.js';
 import { concurrentWriters } from './writers.js';
 import type { WorkspaceSpec } from '../lib/generate-workspace.js';
-import {
-  editWorkspace,
-  growthFamilies,
-  growthWorkspaces,
-  historyWorkspace,
-  inboxWorkspace,
-  listWorkspace,
-  renderWorkspace,
-  sessionWorkspace,
-  siteWorkspaces,
-} from '../lib/workspaces.js';
+import { editWorkspace, growthFamilies, growthWorkspaces, historyWorkspace, inboxWorkspace, listWorkspace, renderWorkspace, sessionWorkspace, siteWorkspaces } from '../lib/workspaces.js';
 
 /** One benchmark: the name `--only` takes, what it runs, and the generated workspaces it reads (quick or full). */
 interface Benchmark {
@@ -48,7 +38,14 @@ export const BENCHMARKS: readonly Benchmark[] = [
   { key: 'lib-import', run: libraryImport },
   { key: 'cli-read', run: cliRead, workspaces: edits },
   { key: 'hook', run: hookBench, workspaces: edits },
-  { key: 'page-render', run: pageRender, workspaces: (quick) => growthFamilies(quick).find((f) => f.axis === 'nodes per canvas')!.points.map((p) => p.spec) },
+  {
+    key: 'page-render',
+    run: pageRender,
+    workspaces: (quick) =>
+      growthFamilies(quick)
+        .find((f) => f.axis === 'nodes per canvas')!
+        .points.map((p) => p.spec),
+  },
   { key: 'excalidraw', run: excalidrawDraw },
   { key: 'cli-render', run: cliRender, workspaces: (quick) => [renderWorkspace(quick).spec] },
   { key: 'site', run: siteBuild, workspaces: history },
@@ -80,11 +77,7 @@ export const BENCH_NAMES: readonly string[] = ['verify', ...BENCHMARKS.map((b) =
  */
 export function runWorkspaces(quick: boolean, only: ReadonlySet<string> | null): WorkspaceSpec[] {
   const asked = (key: string) => only === null || only.has(key);
-  const specs = [
-    ...(asked('verify') ? [editWorkspace(true)] : []),
-    ...BENCHMARKS.filter((b) => asked(b.key)).flatMap((b) => b.workspaces?.(quick) ?? []),
-    ...(asked('growth') ? growthWorkspaces(quick) : []),
-  ];
+  const specs = [...(asked('verify') ? [editWorkspace(true)] : []), ...BENCHMARKS.filter((b) => asked(b.key)).flatMap((b) => b.workspaces?.(quick) ?? []), ...(asked('growth') ? growthWorkspaces(quick) : [])];
   const seen = new Set<string>();
   return specs.filter((s) => {
     const key = JSON.stringify(s);

@@ -32,7 +32,7 @@ export async function libraryImport(ctx: BenchContext): Promise<BenchResult> {
   );
   return {
     name: 'library import',
-    measured: "node -e \"import('task-canvas')\" (dist/lib/index.js), CPU ms",
+    measured: 'node -e "import(\'task-canvas\')" (dist/lib/index.js), CPU ms',
     baseline: 'node -e 0, CPU ms',
     target: 'ratio <= 1.3',
     ...cmp,

@@ -83,16 +83,11 @@ export async function mcpHttpBench(ctx: BenchContext): Promise<BenchResult> {
   let pair = 0;
   const counted = () => pair >= warmup;
   try {
-    const c = await interleave(
-      runs,
-      warmup,
-      write(http, serve.pid!, 'http', counted),
-      async () => {
-        const ms = await write(stdio, stdioPid, 'stdio', counted)();
-        pair += 1;
-        return ms;
-      },
-    );
+    const c = await interleave(runs, warmup, write(http, serve.pid!, 'http', counted), async () => {
+      const ms = await write(stdio, stdioPid, 'stdio', counted)();
+      pair += 1;
+      return ms;
+    });
     const cpuRatio = cpu.http / cpu.stdio;
     ctx.log(`mcp-http: ${runs} pairs, median ${c.a.median.toFixed(1)} ms (HTTP) vs ${c.b.median.toFixed(1)} ms (stdio), CPU ${cpu.http} vs ${cpu.stdio} ms`);
     return {

@@ -59,8 +59,7 @@ export async function mcpTokens(ctx: BenchContext): Promise<BenchResult[]> {
   const prompts = canvas.prompts.length === 0 ? 0 : tokensOf(canvas.prompts);
   const visible = c.modelVisible + c.instructions + prompts;
   const all = c.withOutputSchemas + c.instructions + prompts;
-  const references = (pick: (t: ListingTokens) => number) =>
-    `${said('filesystem', f, pick(f) + f.instructions)}; ${said('memory', m, pick(m) + m.instructions)}`;
+  const references = (pick: (t: ListingTokens) => number) => `${said('filesystem', f, pick(f) + f.instructions)}; ${said('memory', m, pick(m) + m.instructions)}`;
 
   // The session: a 200-node canvas (quick: the same), owned by the generator's author.
   const generated = await generateWorkspace(sessionWorkspace(), ctx.root, ctx.log);
@@ -73,8 +72,7 @@ export async function mcpTokens(ctx: BenchContext): Promise<BenchResult[]> {
       if (g.outcome !== 'applied') throw new Error(JSON.stringify(g));
     }
     const params = { command: node, args: [...pre, 'mcp', '--as', 'agent', '--workspace', ws.root], env: cliEnv(ws, 'agent') as Record<string, string>, stderr: 'pipe' as const };
-    const client =
-      sdk === 'v2' ? new V2Client({ name: 'canvas-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) : new Client({ name: 'canvas-bench', version: '0.0.0' });
+    const client = sdk === 'v2' ? new V2Client({ name: 'canvas-bench', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } }) : new Client({ name: 'canvas-bench', version: '0.0.0' });
     await (sdk === 'v2' ? (client as V2Client).connect(new V2StdioClientTransport(params)) : (client as Client).connect(new StdioClientTransport(params)));
     try {
       sessions[sdk] = await runSession((name, args) => (client as Client).callTool({ name, arguments: args }) as never, ws, 'big', { owner, rival: 'rival', agent: 'agent' });

@@ -289,7 +289,7 @@ export async function notifyBench(ctx: BenchContext): Promise<BenchResult[]> {
           name: 'subscription: refs packed, .git replaced',
           measured: 'a CLI write after git pack-refs --all, and one after .git was replaced by a copy of itself',
           baseline: '-',
-          target: 'each <= 1000 ms from the write\'s end (the fallback read is every 5 s)',
+          target: "each <= 1000 ms from the write's end (the fallback read is every 5 s)",
           pass: packed.fromEnd <= 1000 && replaced.fromEnd <= 1000,
           figure: `after pack-refs ${f0(packed.fromEnd)} ms, after .git replaced ${f0(replaced.fromEnd)} ms from the write's end`,
           detail: { packed, replaced },

@@ -33,12 +33,7 @@ export async function cliRead(ctx: BenchContext): Promise<BenchResult> {
     () => {
       const r = timeCli(process.execPath, floorArgs, { env: baselineGitEnv() }, gitLog);
       if (!r.stdout.startsWith(`Canvas-Base: ${expected}\n`)) throw new Error(`the read floor printed:\n${r.stdout.slice(0, 200)}`);
-      before.push(
-        plus(
-          timeProcess(process.execPath, ['-e', '0']),
-          timeProcess('git', [...baselineGitArgs(gen.ws.repo), 'cat-file', '-p', 'HEAD:big.xml'], { cwd: gen.ws.repo, env: baselineGitEnv() }),
-        ),
-      );
+      before.push(plus(timeProcess(process.execPath, ['-e', '0']), timeProcess('git', [...baselineGitArgs(gen.ws.repo), 'cat-file', '-p', 'HEAD:big.xml'], { cwd: gen.ws.repo, env: baselineGitEnv() })));
       return r;
     },
   );

@@ -57,8 +57,7 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
     if (indexed !== undefined && got.indexed !== indexed) throw new Error(`canvas search "${phrase}" indexed ${got.indexed} canvases, not ${indexed}`);
     return r;
   };
-  const grep = (phrase: string) => () =>
-    timeProcess('git', [...baselineGitArgs(ws.repo), 'grep', '-I', '-F', '-i', '-c', '-e', phrase, 'main', '--', '*.xml'], { cwd: ws.repo, env: baselineGitEnv() });
+  const grep = (phrase: string) => () => timeProcess('git', [...baselineGitArgs(ws.repo), 'grep', '-I', '-F', '-i', '-c', '-e', phrase, 'main', '--', '*.xml'], { cwd: ws.repo, env: baselineGitEnv() });
   const baseline = (phrase: string) => `git grep -F -i -c "${phrase}" main -- '*.xml'`;
   // What a user would run instead from a script: Node's start, then the same git grep.
   const nodeAndGrep = (phrase: string) => () => plus(timeProcess(process.execPath, ['-e', '0']), grep(phrase)());
@@ -79,7 +78,15 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
       grep(phrase),
       false,
     );
-    results.push({ name: `search cold, ${kind} phrase`, measured: `canvas search "${phrase}" --json, ${size}, .git/canvas-cache/search/ removed first`, baseline: baseline(phrase), target: 'none (a clone pays it once)', ...cold, pass: null, figure: 'ratio' });
+    results.push({
+      name: `search cold, ${kind} phrase`,
+      measured: `canvas search "${phrase}" --json, ${size}, .git/canvas-cache/search/ removed first`,
+      baseline: baseline(phrase),
+      target: 'none (a clone pays it once)',
+      ...cold,
+      pass: null,
+      figure: 'ratio',
+    });
     const warm = await interleave(...pairs(ctx, 12, 2), cli(phrase, 0), nodeAndGrep(phrase));
     results.push({
       name: `search warm, ${kind} phrase`,
@@ -99,7 +106,14 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
     ctx.quick ? 2 : 8,
     0,
     async (i) => {
-      const o = await replaceNode(ws, { ledger: middle, node: target, payload: { text: `Changed for the search benchmark, round ${i}: ${phrases.common} (${phrases.rare}).` }, base, why: 'a change to re-index', author: GEN_AUTHOR });
+      const o = await replaceNode(ws, {
+        ledger: middle,
+        node: target,
+        payload: { text: `Changed for the search benchmark, round ${i}: ${phrases.common} (${phrases.rare}).` },
+        base,
+        why: 'a change to re-index',
+        author: GEN_AUTHOR,
+      });
       if (o.outcome !== 'applied') throw new Error(`the benchmark's write was ${JSON.stringify(o)}`);
       base = o.revision;
       return cli(phrases.common, 1)();

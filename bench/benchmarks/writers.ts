@@ -39,7 +39,11 @@ async function runWriters(ctx: BenchContext, ws: Workspace, jobs: Array<{ ledger
     const done = new Promise<WriterRun>((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code) => {
-        const lines = out.split('\n').slice(1).filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+        const lines = out
+          .split('\n')
+          .slice(1)
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>);
         const summary = lines.find((l) => l.done);
         if (code !== 0 || !summary) {
           reject(new Error(`writer on ${ledger} exited ${code}: ${err}${out.slice(-500)}`));
@@ -94,7 +98,10 @@ export async function concurrentWriters(ctx: BenchContext): Promise<BenchResult>
   const lost: string[] = [];
   for (const ledger of ledgers) {
     const log = await canvasLog(ws, { ledger });
-    const edits = log.filter((e) => e.op === 'insert' || e.op === 'replace').map((e) => e.commit).slice(0, -3);
+    const edits = log
+      .filter((e) => e.op === 'insert' || e.op === 'replace')
+      .map((e) => e.commit)
+      .slice(0, -3);
     const mine = [...runs, solo!].filter((r) => r.ledger === ledger).flatMap((r) => r.revisions);
     const inLog = new Set(edits);
     if (inLog.size !== edits.length) lost.push(`${ledger}: a commit appears twice in the history`);

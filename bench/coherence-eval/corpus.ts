@@ -45,7 +45,7 @@ export const CORPUS: EvalCase[] = [
     kind: 'planted',
     nodes: [
       section('s1', 'Storage', [text('n1', 'Everything is kept in SQLite, one database file per workspace.'), text('n2', 'There is no database: every record is a file in git.')]),
-      section('s2', 'Access', [text('n3', 'The API is public: anyone with the URL may call it.'), text('n4', 'Only the team\'s own services may call the API.')]),
+      section('s2', 'Access', [text('n3', 'The API is public: anyone with the URL may call it.'), text('n4', "Only the team's own services may call the API.")]),
     ],
     expected: [
       ['n1', 'n2'],
@@ -75,10 +75,7 @@ export const CORPUS: EvalCase[] = [
   {
     name: 'state-in-memory',
     kind: 'planted',
-    nodes: [
-      section('s1', 'Design', [text('n1', 'The service keeps no state between requests.')]),
-      section('s2', 'Sessions', [text('n2', "Sessions live in the service's memory between requests.")]),
-    ],
+    nodes: [section('s1', 'Design', [text('n1', 'The service keeps no state between requests.')]), section('s2', 'Sessions', [text('n2', "Sessions live in the service's memory between requests.")])],
     expected: [['n1', 'n2']],
   },
   {

@@ -119,7 +119,9 @@ export function formatEval(r: EvalResult): string {
       `${c.name.padEnd(28)} ${c.kind.padEnd(9)} ${String(c.truePositives).padStart(3)} ${String(c.falsePositives).padStart(3)} ${String(c.falseNegatives).padStart(3)}  ${pct(c.precision)}  ${pct(c.recall)}  ${String(c.promptChars).padStart(5)}${c.error ? `  ${c.error}` : ''}`,
     );
   }
-  lines.push(`overall: precision ${pct(r.precision).trim()} (${r.truePositives}/${r.truePositives + r.falsePositives}), recall ${pct(r.recall).trim()} (${r.truePositives}/${r.truePositives + r.falseNegatives}), ${r.errors} case(s) failed`);
+  lines.push(
+    `overall: precision ${pct(r.precision).trim()} (${r.truePositives}/${r.truePositives + r.falsePositives}), recall ${pct(r.recall).trim()} (${r.truePositives}/${r.truePositives + r.falseNegatives}), ${r.errors} case(s) failed`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

@@ -82,7 +82,6 @@ export function baselineGitArgs(repo: string): string[] {
   return [...gitConfigArgs(repo), '-c', 'user.name=bench', '-c', 'user.email=bench@example.org'];
 }
 
-
 /**
  * A plain git clone of a workspace's repository with its files checked out and an index: the
  * repository a team would commit the same bytes to with `git commit`.

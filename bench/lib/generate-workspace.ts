@@ -78,9 +78,7 @@ const SOURCES = [
 ];
 
 const WORDS =
-  'the store writes one node per commit and every edit carries a reason so a later reader sees why the decision was taken what was ruled out and which question is still open before the release'.split(
-    ' ',
-  );
+  'the store writes one node per commit and every edit carries a reason so a later reader sees why the decision was taken what was ruled out and which question is still open before the release'.split(' ');
 
 function sentence(r: () => number, tag: string): string {
   const n = 8 + Math.floor(r() * 12);
@@ -170,12 +168,7 @@ function forget(cacheRoot: string, key: string, log: (s: string) => void): void 
  * @param cacheRoot - the cache's directory: by default `<tmpdir>/canvas-bench`, which the
  *   benchmark runs share; a test passes one it removes
  */
-export async function generateWorkspace(
-  spec: WorkspaceSpec,
-  root: string,
-  log: (s: string) => void = () => {},
-  cacheRoot = join(tmpdir(), 'canvas-bench'),
-): Promise<GeneratedWorkspace> {
+export async function generateWorkspace(spec: WorkspaceSpec, root: string, log: (s: string) => void = () => {}, cacheRoot = join(tmpdir(), 'canvas-bench')): Promise<GeneratedWorkspace> {
   const key = keyOf(spec, root);
   const dir = join(cacheRoot, key);
   const manifestPath = join(dir, 'manifest.json');
@@ -289,7 +282,12 @@ export async function generateWorkspace(
 
   // The generator computed every sha itself: git must agree, or the bytes drifted.
   const refs = await gitOut(ws.repo, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/canvas', 'refs/heads/main']);
-  const have = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  const have = new Map(
+    refs
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]),
+  );
   if (have.get('refs/heads/main') !== main) throw new Error(`git holds main at ${have.get('refs/heads/main')}, the generator computed ${main}`);
   for (const g of gens) {
     if (have.get(`refs/canvas/${g.ledger}`) !== g.revision) throw new Error(`refs/canvas/${g.ledger} differs from the computed revision`);

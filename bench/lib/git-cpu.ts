@@ -39,10 +39,7 @@ export function gitCpuLog(dir: string, env: NodeJS.ProcessEnv): GitCpuLog | null
   // bash's `time` reports in milliseconds (GNU time's %U and %S in hundredths, too coarse for a
   // helper that answers one read); git's own stderr goes where the caller sent it.
   writeFileSync(timer, `TIMEFORMAT='%3U %3S'\nexec 4>&2\n{ time "$@" 2>&4 4>&- ; } 2>> "${log}"\n`);
-  writeFileSync(
-    script,
-    `#!/bin/sh\ncase " $* " in\n  *" cat-file --batch"*|*" update-ref "*"--stdin"*)\n    echo 1 >> "${starts}"\n    exec /bin/bash "${timer}" "${git}" "$@" ;;\nesac\nexec "${git}" "$@"\n`,
-  );
+  writeFileSync(script, `#!/bin/sh\ncase " $* " in\n  *" cat-file --batch"*|*" update-ref "*"--stdin"*)\n    echo 1 >> "${starts}"\n    exec /bin/bash "${timer}" "${git}" "$@" ;;\nesac\nexec "${git}" "$@"\n`);
   chmodSync(script, 0o755);
   const lines = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8').split('\n').filter(Boolean) : []);
   return {

@@ -88,7 +88,14 @@ export async function runSession(call: CallTool, ws: Workspace, ledger: string, 
   await write('canvas_replace', { node: texts[6], text: PAYLOADS[6], base, why: 'shards shared one database' });
   await write('canvas_insert', { after: texts[7], text: PAYLOADS[7], base, why: 'release builds were cold' });
   // Another writer changes the node the agent is about to replace: a conflict.
-  const rival = await replaceNode(ws, { ledger, node: texts[0]!, payload: { text: 'The cache is keyed by branch.' }, base: (await readCanvasText(ws, { ledger })).revision, why: 'branches diverge', author: people.rival });
+  const rival = await replaceNode(ws, {
+    ledger,
+    node: texts[0]!,
+    payload: { text: 'The cache is keyed by branch.' },
+    base: (await readCanvasText(ws, { ledger })).revision,
+    why: 'branches diverge',
+    author: people.rival,
+  });
   if (rival.outcome !== 'applied') throw new Error(`the rival's write was ${rival.outcome}`);
   const conflict = await write('canvas_replace', { node: texts[0], text: PAYLOADS[8], base, why: 'the toolchain changes the build too' });
   // The owner makes the agent a commenter: its next write is a proposal.

@@ -83,7 +83,9 @@ export function plus(...samples: readonly Sample[]): Sample {
 export function childrenCpuMs(): number | null {
   try {
     // Fields after the command name (which is in parentheses and may hold spaces): cutime, cstime are 16 and 17.
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
+    const fields = readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
     return ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
   } catch {
     return null;
@@ -121,13 +123,7 @@ type Side = (i: number) => Promise<number | Sample> | number | Sample;
  * @param b - one run of the baseline, returning its milliseconds
  * @param alternate - swap the order in every other pair (false when B repeats what A just did)
  */
-export async function interleave(
-  runs: number,
-  warmup: number,
-  a: Side,
-  b: Side,
-  alternate = true,
-): Promise<Comparison> {
+export async function interleave(runs: number, warmup: number, a: Side, b: Side, alternate = true): Promise<Comparison> {
   const as: Sample[] = [];
   const bs: Sample[] = [];
   let cpu = true;

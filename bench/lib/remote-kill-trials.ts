@@ -116,7 +116,9 @@ function offMain(ws: Workspace): string[] {
 
 /** How many commits of the remote's main carry the reason `why`. */
 function timesOnRemote(bare: string, why: string): number {
-  return git(bare, ['log', '--format=%s', 'refs/heads/main']).split('\n').filter((s) => s.endsWith(`: ${why}`)).length;
+  return git(bare, ['log', '--format=%s', 'refs/heads/main'])
+    .split('\n')
+    .filter((s) => s.endsWith(`: ${why}`)).length;
 }
 
 /** A machine: its own workspace, the remote set. */

@@ -74,8 +74,7 @@ export async function remoteSoak(o: RemoteSoakOptions): Promise<RemoteSoakReport
   for (const m of machines) await must(o.root, m, ['remote', 'set', o.url]);
   await must(o.root, machines[0]!, ['create', 'hot', '--why', 'the canvas every machine writes']);
   const base0 = JSON.parse((await must(o.root, machines[0]!, ['read', 'hot', '--json'])).stdout).revision as string;
-  const hot = JSON.parse((await must(o.root, machines[0]!, ['insert', 'hot', '--into', 'root', '--text', 'the hot node', '--base', base0, '--why', 'the node everyone edits', '--json'])).stdout)
-    .node as string;
+  const hot = JSON.parse((await must(o.root, machines[0]!, ['insert', 'hot', '--into', 'root', '--text', 'the hot node', '--base', base0, '--why', 'the node everyone edits', '--json'])).stdout).node as string;
   for (const [i, m] of machines.entries()) await must(o.root, m, ['create', `own-${i}`, '--why', `machine ${i}'s own canvas`]);
   const applied: { why: string; revision: string }[] = [];
   const refused: { why: string; base: string; node: string; commits: string[] }[] = [];
@@ -115,12 +114,7 @@ export async function remoteSoak(o: RemoteSoakOptions): Promise<RemoteSoakReport
   return { applied: applied.length, conflicts: refused.length, errors, problems: [...errors, ...problems], seconds: (performance.now() - started) / 1000 };
 }
 
-async function check(
-  o: RemoteSoakOptions,
-  machines: string[],
-  applied: { why: string; revision: string }[],
-  refused: { why: string; base: string; node: string; commits: string[] }[],
-): Promise<string[]> {
+async function check(o: RemoteSoakOptions, machines: string[], applied: { why: string; revision: string }[], refused: { why: string; base: string; node: string; commits: string[] }[]): Promise<string[]> {
   const problems: string[] = [];
   const subjects = new Map<string, number>();
   const log = git(o.bare, ['log', '--format=%H %s', 'refs/heads/main']).split('\n');

@@ -10,16 +10,12 @@ export function editWorkspace(quick: boolean): WorkspaceSpec {
 
 /** The workspace of the history benchmark: 100,000 commits over 1,000 canvases. */
 export function historyWorkspace(quick: boolean): WorkspaceSpec {
-  return quick
-    ? { canvases: 20, commits: 2_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 }
-    : { canvases: 1_000, commits: 100_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 };
+  return quick ? { canvases: 20, commits: 2_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 } : { canvases: 1_000, commits: 100_000, minNodes: 30, maxNodes: 80, bigNodes: 0, seed: 11 };
 }
 
 /** The workspace of the list benchmark: 1,000 canvases of 10-40 nodes, 40,000 commits. */
 export function listWorkspace(quick: boolean): WorkspaceSpec {
-  return quick
-    ? { canvases: 50, commits: 2_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 }
-    : { canvases: 1_000, commits: 40_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 };
+  return quick ? { canvases: 50, commits: 2_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 } : { canvases: 1_000, commits: 40_000, minNodes: 10, maxNodes: 40, bigNodes: 0, seed: 13 };
 }
 
 /**
@@ -81,9 +77,7 @@ export function growthFamilies(quick: boolean): GrowthFamily[] {
  * for both), every one of them unread by a watcher of all of them.
  */
 export function inboxWorkspace(quick: boolean): WorkspaceSpec {
-  return quick
-    ? editWorkspace(true)
-    : { canvases: 100, commits: 10_101, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 300, seed: 17 };
+  return quick ? editWorkspace(true) : { canvases: 100, commits: 10_101, minNodes: 30, maxNodes: 80, bigNodes: 200, bigCommits: 300, seed: 17 };
 }
 
 /**
@@ -91,7 +85,9 @@ export function inboxWorkspace(quick: boolean): WorkspaceSpec {
  * generates it once for both); a quick run, which has no such point, generates that canvas alone.
  */
 export function renderWorkspace(quick: boolean): { spec: WorkspaceSpec; ledger: string; value: number } {
-  const point = growthFamilies(false).find((f) => f.axis === 'nodes per canvas')!.points.at(-1)!;
+  const point = growthFamilies(false)
+    .find((f) => f.axis === 'nodes per canvas')!
+    .points.at(-1)!;
   if (!quick) return point;
   return { ...point, spec: { canvases: 0, commits: point.value + 1, minNodes: 30, maxNodes: 80, bigNodes: point.value, bigCommits: point.value + 1, seed: point.spec.seed } };
 }

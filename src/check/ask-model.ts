@@ -112,9 +112,14 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
         throw new CanvasError('CHECK_BAD_REPLY', `${where} answered without any text`, 'check that the model is a chat model; the canvas was not changed', { attempts });
       }
       if (choice?.finish_reason === 'length') {
-        throw new CanvasError('CHECK_BAD_REPLY', `${where} stopped its reply at its length limit, so the reply is cut short`, 'raise the server\'s output limit, or use a model with a larger context; the canvas was not changed', {
-          attempts,
-        });
+        throw new CanvasError(
+          'CHECK_BAD_REPLY',
+          `${where} stopped its reply at its length limit, so the reply is cut short`,
+          "raise the server's output limit, or use a model with a larger context; the canvas was not changed",
+          {
+            attempts,
+          },
+        );
       }
       const usage = res?.usage ? { promptTokens: res.usage.prompt_tokens, completionTokens: res.usage.completion_tokens } : null;
       return { content, structured, attempts, usage };
@@ -122,9 +127,14 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
       if (e instanceof CanvasError) throw e;
       if (e instanceof SyntaxError) {
         // The SDK parses a 2xx body as JSON: one that is not JSON is a reply, not a chat completion.
-        throw new CanvasError('CHECK_BAD_REPLY', `${where} answered with a body that is not JSON`, 'check that CANVAS_MODEL_URL is the Chat Completions API itself (often ending in /v1), not a page in front of it; the canvas was not changed', {
-          attempts,
-        });
+        throw new CanvasError(
+          'CHECK_BAD_REPLY',
+          `${where} answered with a body that is not JSON`,
+          'check that CANVAS_MODEL_URL is the Chat Completions API itself (often ending in /v1), not a page in front of it; the canvas was not changed',
+          {
+            attempts,
+          },
+        );
       }
       if (e instanceof sdk.APIConnectionTimeoutError || (timer?.aborted && e instanceof sdk.APIUserAbortError)) {
         throw new CanvasError('CHECK_MODEL_TIMEOUT', `${where} did not answer within ${seconds(timeout)}`, 'run the check again, or give it more time with --timeout; the canvas was not changed', {
@@ -165,9 +175,13 @@ export async function askModel(config: ModelConfig, messages: ChatMessage[], sch
           throw failed(`${where} refused the request (${status}): the key is missing, wrong or not allowed this model`, { status }, 'set CANVAS_MODEL_API_KEY to a key the server accepts');
         }
         if (status === 404) {
-          throw failed(`${where} answered 404: no such model, or the URL is not a Chat Completions API`, { status }, 'check CANVAS_MODEL and CANVAS_MODEL_URL (it ends where /chat/completions is appended, often /v1)');
+          throw failed(
+            `${where} answered 404: no such model, or the URL is not a Chat Completions API`,
+            { status },
+            'check CANVAS_MODEL and CANVAS_MODEL_URL (it ends where /chat/completions is appended, often /v1)',
+          );
         }
-        throw failed(`${where} refused the request (${status}: ${said})`, { status }, 'check the server\'s log; the canvas was not changed');
+        throw failed(`${where} refused the request (${status}: ${said})`, { status }, "check the server's log; the canvas was not changed");
       }
       throw e;
     }

@@ -75,7 +75,10 @@ export interface CheckReport {
 
 /** The idempotency key of one contradiction's question: from its nodes, the model and the revision checked. */
 function keyOf(nodes: readonly string[], model: string, revision: string): string {
-  return `check:${createHash('sha256').update(JSON.stringify([[...nodes].sort(), model, revision])).digest('hex').slice(0, 40)}`;
+  return `check:${createHash('sha256')
+    .update(JSON.stringify([[...nodes].sort(), model, revision]))
+    .digest('hex')
+    .slice(0, 40)}`;
 }
 
 /** The reason of one contradiction's insert: it names the nodes, the model and the revision checked. */

@@ -102,7 +102,12 @@ export function parseReply(text: string, index: ReadonlyMap<string, IndexedNode>
     const given = e.data.nodes;
     const unknown = given.filter((id) => !index.has(id));
     if (unknown.length > 0) {
-      dropped.push({ entry, rule: 'unknown-node', why: `${unknown.map((id) => JSON.stringify(printable(id).slice(0, 40))).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a node of the canvas`, nodes: given.map((id) => printable(id).slice(0, 40)) });
+      dropped.push({
+        entry,
+        rule: 'unknown-node',
+        why: `${unknown.map((id) => JSON.stringify(printable(id).slice(0, 40))).join(', ')} ${unknown.length === 1 ? 'is' : 'are'} not a node of the canvas`,
+        nodes: given.map((id) => printable(id).slice(0, 40)),
+      });
       return;
     }
     let question: string;

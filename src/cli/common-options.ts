@@ -10,9 +10,7 @@ export function withGlobal(cmd: Command): Command {
 
 /** Add the options of writes: --why, --idempotency-key. */
 export function withWrite(cmd: Command): Command {
-  return withGlobal(cmd)
-    .option('--why <reason>', 'the reason: one plain line that says why (required)')
-    .option('--idempotency-key <key>', 'a retry with the same key and request returns the first outcome');
+  return withGlobal(cmd).option('--why <reason>', 'the reason: one plain line that says why (required)').option('--idempotency-key <key>', 'a retry with the same key and request returns the first outcome');
 }
 
 /** Add the options of node edits: --base, --require. */
@@ -32,5 +30,5 @@ export function withPayload(cmd: Command): Command {
     .addOption(new Option('--answered', 'with --question: mark the question answered (answered="true")'))
     .addOption(new Option('--section <title>', 'sugar for an empty <section title="..."></section>'))
     .addOption(new Option('--excalidraw-file <path>', 'a figure of kind excalidraw: the scene file as Excalidraw saves it (.excalidraw), or - for standard input'))
-    .addOption(new Option('--caption <text>', 'with --excalidraw-file: the figure\'s one-line caption'));
+    .addOption(new Option('--caption <text>', "with --excalidraw-file: the figure's one-line caption"));
 }

@@ -25,7 +25,7 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> =
   ['CANVAS_COMPILE_CACHE', "the compile cache's directory, an absolute path (default <tmpdir>/canvas-compile-cache-<uid>)"],
   ['CANVAS_DISABLE_COMPILE_CACHE', 'set (to anything but 0 or empty): no compile cache'],
   ['NODE_OPTIONS', "Node's own; part of the compile cache's key (code compiled under other flags is not reused)"],
-  ['GIT_AUTHOR_DATE', "the date of the commits a write makes (every other GIT_* variable is cleared before git runs)"],
+  ['GIT_AUTHOR_DATE', 'the date of the commits a write makes (every other GIT_* variable is cleared before git runs)'],
   ['GIT_COMMITTER_DATE', 'the committer date of those commits'],
   ['FORCE_COLOR', 'colour even when not on a terminal; 0 or false: never (it wins over NO_COLOR)'],
   ['NO_COLOR', 'set and not empty: no colour (https://no-color.org)'],
@@ -35,10 +35,5 @@ export const ENVIRONMENT: ReadonlyArray<readonly [name: string, what: string]> =
 /** The text of `canvas help environment`: one variable a line, name and what it does. */
 export function environmentHelp(): string {
   const width = Math.max(...ENVIRONMENT.map(([name]) => name.length));
-  return [
-    'Environment variables canvas reads (docs/cli.md, "Environment"):',
-    '',
-    ...ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`),
-    '',
-  ].join('\n');
+  return ['Environment variables canvas reads (docs/cli.md, "Environment"):', '', ...ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}  ${what}`), ''].join('\n');
 }

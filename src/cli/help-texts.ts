@@ -34,7 +34,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   watch: ['canvas watch fix-login --author ana'],
   unwatch: ['canvas unwatch fix-login --author ana'],
   inbox: ['canvas inbox --author ana', 'canvas inbox --author ana --ack --json'],
-  read: ['canvas read fix-login', 'canvas read fix-login --type question --json', 'canvas read fix-login --fetch          # the shared remote\'s latest'],
+  read: ['canvas read fix-login', 'canvas read fix-login --type question --json', "canvas read fix-login --fetch          # the shared remote's latest"],
   history: ['canvas history fix-login b7qa'],
   log: ['canvas log fix-login -n 5'],
   verify: ['canvas verify', 'canvas verify fix-login --json'],
@@ -47,21 +47,27 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   approve: ['canvas approve fix-login 5f66076e8e --why "checked the numbers"'],
   reject: ['canvas reject fix-login 5f66076e8e --why "the measurement was on staging"'],
   import: ['canvas import fix-login --markdown decision.md --why "the decision record, moved here"'],
-  build: ['canvas build --out site', 'canvas build --out site --ledger fix-login', 'canvas build --from git://git.example.org/canvas.git --out site', 'canvas build --out site --verify-output --workers 1', 'canvas build --out site --vendor-mermaid .vendor/mermaid/package'],
+  build: [
+    'canvas build --out site',
+    'canvas build --out site --ledger fix-login',
+    'canvas build --from git://git.example.org/canvas.git --out site',
+    'canvas build --out site --verify-output --workers 1',
+    'canvas build --out site --vendor-mermaid .vendor/mermaid/package',
+  ],
   mcp: ['canvas mcp --as planner --workspace ~/ws          # step and run are arguments of each tool call'],
   hook: [
     'canvas hook claude-code --workspace ~/ws          # in .claude/settings.json, for SessionStart and UserPromptSubmit',
     'canvas hook copilot session-start --session <invocation.sessionId> --ledger fix-login < input.json',
   ],
-  render: [
-    'canvas render fix-login -o page.html',
-    'canvas render fix-login --format comment -o -',
-    'canvas render fix-login --figure k2d9 --format excalidraw -o sketch.excalidraw   # open it in Excalidraw',
-  ],
+  render: ['canvas render fix-login -o page.html', 'canvas render fix-login --format comment -o -', 'canvas render fix-login --figure k2d9 --format excalidraw -o sketch.excalidraw   # open it in Excalidraw'],
   prompt: ['canvas prompt fix-login --edits 5'],
   publish: ['canvas publish fix-login --row-body row.md --comment-url <url>', 'canvas publish fix-login --row-body - --recording <url> --dry-run < row.md'],
   check: ['canvas check fix-login --dry-run'],
-  completion: ['canvas completion bash > ~/.local/share/bash-completion/completions/canvas', 'canvas completion zsh > ~/.zfunc/_canvas           # with fpath+=(~/.zfunc) in ~/.zshrc', 'canvas completion fish > ~/.config/fish/completions/canvas.fish'],
+  completion: [
+    'canvas completion bash > ~/.local/share/bash-completion/completions/canvas',
+    'canvas completion zsh > ~/.zfunc/_canvas           # with fpath+=(~/.zfunc) in ~/.zshrc',
+    'canvas completion fish > ~/.config/fish/completions/canvas.fish',
+  ],
   help: ['canvas help environment', 'canvas help insert'],
 };
 

@@ -78,10 +78,19 @@ export function readHookCall(harness: Harness, text: string, event: string | und
   }
   const kind = event === undefined ? undefined : COPILOT_EVENTS[event];
   if (kind === undefined) {
-    throw new CanvasError('USAGE', `canvas hook copilot needs the event: session-start or user-prompt-submitted${event === undefined ? '' : `, not ${event}`}`, 'canvas hook copilot session-start --session <invocation.sessionId>', { event: event ?? null });
+    throw new CanvasError(
+      'USAGE',
+      `canvas hook copilot needs the event: session-start or user-prompt-submitted${event === undefined ? '' : `, not ${event}`}`,
+      'canvas hook copilot session-start --session <invocation.sessionId>',
+      { event: event ?? null },
+    );
   }
   if (session === undefined || session === '') {
-    throw new CanvasError('USAGE', 'canvas hook copilot needs --session: the SDK gives the session id to the handler (invocation.sessionId), not in its input', `canvas hook copilot ${event} --session <invocation.sessionId>`);
+    throw new CanvasError(
+      'USAGE',
+      'canvas hook copilot needs --session: the SDK gives the session id to the handler (invocation.sessionId), not in its input',
+      `canvas hook copilot ${event} --session <invocation.sessionId>`,
+    );
   }
   if (kind === 'prompt-submit' && typeof o.prompt !== 'string') throw badInput(harness, 'the input of user-prompt-submitted has no prompt');
   return { event: kind, session, cwd, eventName: event! };

@@ -34,7 +34,10 @@ export function inboxLines(inbox: Inbox, acked: boolean): string {
     blocks.push(
       [
         `Waiting for a decision by ${inbox.who}:`,
-        ...inbox.waiting.map((p) => `  ${p.ledger}  proposal ${p.id}: ${p.op}${p.node ? ` ${p.node}` : ''} by ${p.proposedBy}: ${p.why}\n    canvas approve ${p.ledger} ${p.id} --why "..."   or   canvas reject ${p.ledger} ${p.id} --why "..."`),
+        ...inbox.waiting.map(
+          (p) =>
+            `  ${p.ledger}  proposal ${p.id}: ${p.op}${p.node ? ` ${p.node}` : ''} by ${p.proposedBy}: ${p.why}\n    canvas approve ${p.ledger} ${p.id} --why "..."   or   canvas reject ${p.ledger} ${p.id} --why "..."`,
+        ),
       ].join('\n'),
     );
   }

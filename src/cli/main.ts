@@ -63,9 +63,9 @@ const STDOUT_IS_PROTOCOL = new Set(['mcp', 'serve']);
  * its group (commander's set-up of every command is a measurable part of a read's start-up); a
  * run that names none, or one not listed here, registers them all.
  */
-export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command) => void, names: readonly string[]]> = (
-  Object.keys(COMMAND_GROUP_NAMES) as CommandGroup[]
-).map((group) => [REGISTER[group], COMMAND_GROUP_NAMES[group]] as const);
+export const COMMAND_GROUPS: ReadonlyArray<readonly [register: (program: Command) => void, names: readonly string[]]> = (Object.keys(COMMAND_GROUP_NAMES) as CommandGroup[]).map(
+  (group) => [REGISTER[group], COMMAND_GROUP_NAMES[group]] as const,
+);
 
 /**
  * Build the `canvas` program.
@@ -134,7 +134,7 @@ export async function main(argv: string[]): Promise<number> {
       new CanvasError(
         'BAD_ENCODING',
         `argument ${garbled + 1} (${JSON.stringify(argv[garbled]!.slice(0, 60))}) is not well-formed UTF-8: it holds U+FFFD, what the system made of bytes that are not UTF-8`,
-        'pass the argument as UTF-8 (check the terminal\'s or the caller\'s encoding); a literal U+FFFD is refused too',
+        "pass the argument as UTF-8 (check the terminal's or the caller's encoding); a literal U+FFFD is refused too",
         { argument: garbled + 1 },
       ),
       json,
@@ -157,11 +157,7 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
       const before = e.code === 'commander.unknownOption' && argv.findIndex((a) => a.startsWith('-')) < argv.findIndex((a) => !a.startsWith('-'));
-      const err = new CanvasError(
-        'USAGE',
-        e.message.replace(/^error: /, ''),
-        before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`',
-      );
+      const err = new CanvasError('USAGE', e.message.replace(/^error: /, ''), before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`');
       printError(err, json);
       return exit(2);
     }

@@ -29,10 +29,7 @@ function paint(stream: NodeJS.WriteStream, code: number, text: string): string {
  * escape sequence, text turned right to left).
  */
 function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** Print a value as one line of JSON on stdout. */
@@ -58,7 +55,11 @@ export function printError(e: CanvasError, json: boolean): void {
 export function refRepairLine(repairs: readonly RefRepair[]): string {
   const missing = repairs.filter((r) => r.from === null).length;
   const moved = repairs.length - missing;
-  const names = repairs.slice(0, 5).map((r) => r.ledger).join(', ') + (repairs.length > 5 ? `, and ${repairs.length - 5} more` : '');
+  const names =
+    repairs
+      .slice(0, 5)
+      .map((r) => r.ledger)
+      .join(', ') + (repairs.length > 5 ? `, and ${repairs.length - 5} more` : '');
   const what = [missing > 0 ? `${missing} missing` : '', moved > 0 ? `${moved} not at the canvas's latest commit` : ''].filter(Boolean).join(', ');
   return `canvas: rebuilt refs/canvas/* from main for ${repairs.length} ${repairs.length === 1 ? 'canvas' : 'canvases'} (${names}): ${what}\n`;
 }
@@ -114,10 +115,7 @@ export function printOutcome(o: Outcome, json: boolean, op: string, ledger?: str
     }
     case 'conflict': {
       const out = process.stdout;
-      const why =
-        o.code === 'REQUIRE_CHANGED'
-          ? `the canvas changed since --require ${short(o.expectedRevision)}`
-          : `${o.node} changed since your base ${short(o.expectedRevision)}`;
+      const why = o.code === 'REQUIRE_CHANGED' ? `the canvas changed since --require ${short(o.expectedRevision)}` : `${o.node} changed since your base ${short(o.expectedRevision)}`;
       out.write(`${paint(out, 31, 'conflict')}: ${why}; nothing was applied\n`);
       out.write(`Canvas-Base: ${o.currentRevision}\n`);
       out.write(`${diffLines(o.diff).join('\n')}\n`);

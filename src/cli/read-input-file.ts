@@ -4,12 +4,7 @@ import { decodeUtf8Strict } from '../model/decode-utf8-strict.js';
 import { checkInputSize, INPUT_LIMIT } from '../model/size-limits.js';
 
 function notRegular(flag: string, path: string, kind: string): CanvasError {
-  return new CanvasError(
-    'USAGE',
-    `${flag} ${path} is ${kind}, not a regular file`,
-    `pass the path of a regular file, or ${flag} - to read standard input`,
-    { file: path, rule: 'regular-file' },
-  );
+  return new CanvasError('USAGE', `${flag} ${path} is ${kind}, not a regular file`, `pass the path of a regular file, or ${flag} - to read standard input`, { file: path, rule: 'regular-file' });
 }
 
 function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean; isSocket(): boolean }): string {

@@ -53,12 +53,10 @@ export function guardSignals(json: boolean): SignalGuard {
     if (committed === null) {
       if (writing !== null) {
         printError(
-          new CanvasError(
-            'INTERRUPTED',
-            `stopped by ${signal} before the write was applied: nothing was written`,
-            `run the command again; \`canvas read ${writing}\` shows the canvas as it is`,
-            { signal, applied: false },
-          ),
+          new CanvasError('INTERRUPTED', `stopped by ${signal} before the write was applied: nothing was written`, `run the command again; \`canvas read ${writing}\` shows the canvas as it is`, {
+            signal,
+            applied: false,
+          }),
           json,
         );
       }

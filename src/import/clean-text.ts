@@ -17,7 +17,10 @@ function codePoint(ch: string): string {
  * @returns the cleaned source
  */
 export function cleanSource(markdown: string, report: (line: number, what: string) => void): string {
-  const lines = markdown.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = markdown
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   return lines
     .map((text, i) =>
       text.replace(CONTROL_ALL, (ch) => {

@@ -145,12 +145,11 @@ function check(n: PlannedNode, reason: string, source: string): void {
     checkReason(reason);
   } catch (e) {
     if (!(e instanceof CanvasError)) throw e;
-    throw new CanvasError(
-      'IMPORT_FAILED',
-      `${source} line ${n.line} (${n.kind}) cannot be a canvas node: ${e.code}: ${e.message}; nothing was written`,
-      `fix line ${n.line} of ${source} and import again`,
-      { line: n.line, kind: n.kind, code: e.code },
-    );
+    throw new CanvasError('IMPORT_FAILED', `${source} line ${n.line} (${n.kind}) cannot be a canvas node: ${e.code}: ${e.message}; nothing was written`, `fix line ${n.line} of ${source} and import again`, {
+      line: n.line,
+      kind: n.kind,
+      code: e.code,
+    });
   }
 }
 

@@ -59,7 +59,9 @@ class Planner implements InlineContext {
         if (blank(payload.text)) return this.skip(line, kind);
         break;
       case 'section': {
-        let title = c(raw.title).replace(/\s*\n\s*/g, ' ').trim();
+        let title = c(raw.title)
+          .replace(/\s*\n\s*/g, ' ')
+          .trim();
         if (title === '') {
           this.report(line, `${kind} heading has no words: titled ${UNTITLED}`);
           title = UNTITLED;
@@ -126,7 +128,10 @@ class Planner implements InlineContext {
         return node.value;
       case 'blockquote':
         this.report(line, `blockquote inside ${where} flattened into its text`);
-        return node.children.map((c) => this.plain(c, where)).filter((s) => s !== '').join('\n');
+        return node.children
+          .map((c) => this.plain(c, where))
+          .filter((s) => s !== '')
+          .join('\n');
       case 'table':
         this.report(line, `table inside ${where} flattened into its text, cells separated by " | "`);
         return node.children.map((r) => r.children.map((cell) => flattenInline(cell.children, this, line).text.trim()).join(' | ')).join('\n');
@@ -293,7 +298,10 @@ function footnoteDefinition(p: Planner, node: FootnoteDefinition): void {
   const line = lineOf(node);
   const label = node.label ?? node.identifier;
   p.report(line, `footnote [^${label}] imported as text`);
-  const body = node.children.map((c) => p.plain(c, 'a footnote')).filter((s) => s !== '').join('\n');
+  const body = node.children
+    .map((c) => p.plain(c, 'a footnote'))
+    .filter((s) => s !== '')
+    .join('\n');
   p.emit({ type: 'text', text: `[^${label}]: ${body}` }, line, 'footnote');
 }
 
@@ -317,8 +325,7 @@ const HANDLERS: Partial<Record<RootContent['type'], Handler<never>>> = {
     for (const c of node.children) p.block(c, true);
   }) as Handler<never>,
   thematicBreak: ((p: Planner, node: RootContent) => p.report(lineOf(node), 'thematic break skipped')) as Handler<never>,
-  definition: ((p: Planner, node: Definition) =>
-    p.report(lineOf(node), `link reference definition [${node.label ?? node.identifier}] skipped (references to it are resolved)`)) as Handler<never>,
+  definition: ((p: Planner, node: Definition) => p.report(lineOf(node), `link reference definition [${node.label ?? node.identifier}] skipped (references to it are resolved)`)) as Handler<never>,
 };
 
 /** Parse Markdown with GFM and YAML front matter (the unified parser; never by hand). */

@@ -60,14 +60,16 @@ export function gateListens(inner: Transport, subscriptions: CanvasSubscriptions
   // reaches the entry after it.
   let queue = Promise.resolve();
   inner.onmessage = (message, extra) => {
-    queue = queue.then(async () => {
-      if ('method' in message && 'id' in message && message.method === 'subscriptions/listen') return accept(message);
-      if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
-        if (id !== undefined && listens.delete(keyOf(id))) subscriptions.unfollow(keyOf(id));
-      }
-      gate.onmessage?.(message, extra);
-    }).catch((e: unknown) => gate.onerror?.(e instanceof Error ? e : new Error(String(e))));
+    queue = queue
+      .then(async () => {
+        if ('method' in message && 'id' in message && message.method === 'subscriptions/listen') return accept(message);
+        if ('method' in message && !('id' in message) && message.method === 'notifications/cancelled') {
+          const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+          if (id !== undefined && listens.delete(keyOf(id))) subscriptions.unfollow(keyOf(id));
+        }
+        gate.onmessage?.(message, extra);
+      })
+      .catch((e: unknown) => gate.onerror?.(e instanceof Error ? e : new Error(String(e))));
   };
   inner.onclose = () => gate.onclose?.();
   inner.onerror = (error) => gate.onerror?.(error);

@@ -68,16 +68,18 @@ export function mcpHint(hint: string): string {
       // `canvas remove plan b7 --base <sha> --why "..."`: a node's edit, its node and flags named.
       .replace(
         new RegExp(`\`?canvas (remove|replace|move) (${LEDGER}) ([a-z][a-z0-9]{1,11})((?: --[a-z]+(?: "[^"]*"| [^\\s-]\\S*)?)*?) --base <sha> --why "\\.\\.\\."\`?`, 'g'),
-        (_, verb: string, ledger: string, node: string, flags: string) =>
-          `${TOOL_OF[verb]} with ledger ${ledger}, node ${node}${flags.replace(/ --([a-z]+)/g, ', $1')}, your latest revision as base and a why`,
+        (_, verb: string, ledger: string, node: string, flags: string) => `${TOOL_OF[verb]} with ledger ${ledger}, node ${node}${flags.replace(/ --([a-z]+)/g, ', $1')}, your latest revision as base and a why`,
       )
       // `run \`canvas read plan\``, `canvas create plan --why "..."`, `canvas proposals plan`.
-      .replace(new RegExp(`(run:? )?\`?canvas ([a-z]+)(?: (${LEDGER}|<ledger>)(?![\\w-]))?( --why "\\.\\.\\.")?\`?`, 'g'), (whole, run: string | undefined, verb: string, ledger: string | undefined, why: string | undefined) => {
-        const tool = TOOL_OF[verb];
-        if (!tool) return whole;
-        const args = [ledger !== undefined ? `ledger ${ledger}` : '', why !== undefined ? 'a why' : ''].filter(Boolean).join(' and ');
-        return `${run !== undefined ? 'call ' : ''}${tool}${args ? ` with ${args}` : ''}`;
-      })
+      .replace(
+        new RegExp(`(run:? )?\`?canvas ([a-z]+)(?: (${LEDGER}|<ledger>)(?![\\w-]))?( --why "\\.\\.\\.")?\`?`, 'g'),
+        (whole, run: string | undefined, verb: string, ledger: string | undefined, why: string | undefined) => {
+          const tool = TOOL_OF[verb];
+          if (!tool) return whole;
+          const args = [ledger !== undefined ? `ledger ${ledger}` : '', why !== undefined ? 'a why' : ''].filter(Boolean).join(' and ');
+          return `${run !== undefined ? 'call ' : ''}${tool}${args ? ` with ${args}` : ''}`;
+        },
+      )
       .replace(/(^|[^\w-])--([a-z][a-z-]*)/g, (_, before: string, flag: string) => `${before}${argumentOf(flag)}`)
   );
 }

@@ -54,10 +54,7 @@ function unauthorized(given: boolean): Response {
     given ? 'the bearer token is not an agent token of this workspace (unknown, revoked, or not an agent token)' : 'the request carries no Authorization: Bearer <token>',
     'ask for a token (canvas token add <who>) and send it as Authorization: Bearer <token>',
   );
-  return Response.json(
-    { error: e.toJSON() },
-    { status: 401, headers: { 'WWW-Authenticate': given ? 'Bearer realm="canvas", error="invalid_token"' : 'Bearer realm="canvas"' } },
-  );
+  return Response.json({ error: e.toJSON() }, { status: 401, headers: { 'WWW-Authenticate': given ? 'Bearer realm="canvas", error="invalid_token"' : 'Bearer realm="canvas"' } });
 }
 
 function refused(status: 400 | 413 | 503, e: CanvasError): Response {
@@ -150,10 +147,7 @@ export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits
     if (request.method !== 'POST') return entry.handler.fetch(request);
     const bytes = await readBounded(request, bounds.maxBodyBytes);
     if (bytes === null) {
-      return refused(
-        413,
-        new CanvasError('SERVE_BAD_REQUEST', `the body is over ${bounds.maxBodyBytes} bytes`, 'a node is at most 128 KiB and a canvas 1 MiB: send less', { rule: 'size' }),
-      );
+      return refused(413, new CanvasError('SERVE_BAD_REQUEST', `the body is over ${bounds.maxBodyBytes} bytes`, 'a node is at most 128 KiB and a canvas 1 MiB: send less', { rule: 'size' }));
     }
     let parsed: unknown;
     try {

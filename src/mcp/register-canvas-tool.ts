@@ -61,13 +61,7 @@ export interface CanvasToolSpec<Value extends object> {
  * @param spec - description, arguments, result schema, annotations, the text of a value
  * @param run - the tool's work on its validated arguments (without `workspace`): its value, or a throw
  */
-export function registerCanvasTool<Args, Value extends object>(
-  server: McpServer,
-  ctx: ServerContext,
-  name: string,
-  spec: CanvasToolSpec<Value>,
-  run: (args: Args) => Promise<Value>,
-): void {
+export function registerCanvasTool<Args, Value extends object>(server: McpServer, ctx: ServerContext, name: string, spec: CanvasToolSpec<Value>, run: (args: Args) => Promise<Value>): void {
   const outcomes = OUTCOME_SCHEMAS.has(spec.result);
   if (spec.annotations.readOnlyHint === true && !spec.watches) ctx.reads.add(name);
   const answer = async (args: Args & { workspace: string }, protocol: string | undefined): Promise<CallToolResult> => {

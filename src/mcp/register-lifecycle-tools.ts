@@ -53,7 +53,7 @@ export function registerLifecycleTools(server: McpServer, ctx: ServerContext): v
     ctx,
     'canvas_open',
     {
-      description: 'Create a canvas whose first two texts are problem and expectedValue (each left out is read from the task\'s ledger row); you become its owner. The outcome\'s nodes are their ids.',
+      description: "Create a canvas whose first two texts are problem and expectedValue (each left out is read from the task's ledger row); you become its owner. The outcome's nodes are their ids.",
       args: { properties: { ...WRITE_ARGS, problem: str, expectedValue: str }, required: WRITE_REQUIRED },
       result: CREATE_OUTCOME,
       annotations: WRITE,
@@ -113,4 +113,3 @@ export function registerLifecycleTools(server: McpServer, ctx: ServerContext): v
     async (a: LifecycleArgs) => abandonCanvas(ctx.ws, common(a)),
   );
 }
-

@@ -99,8 +99,7 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     ctx,
     'canvas_history',
     {
-      description:
-        "The commits that named `node`, oldest first (an approved proposal's also with proposedBy and proposedWhy); without node, the canvas's commits, newest first (limit: the newest only).",
+      description: "The commits that named `node`, oldest first (an approved proposal's also with proposedBy and proposedWhy); without node, the canvas's commits, newest first (limit: the newest only).",
       args: { properties: { ledger: str, node: str, limit: { type: 'integer', minimum: 1 } }, required: ['ledger'] },
       result: HISTORY_RESULT,
       annotations: READ,
@@ -108,7 +107,7 @@ export function registerReadTools(server: McpServer, ctx: ServerContext): void {
     async ({ ledger, node, limit }: { ledger: string; node?: string; limit?: number }) => {
       await requireViewer(ctx, ledger);
       if (node === undefined) return { ledger, commits: await canvasLog(ctx.ws, { ledger, limit }) };
-      if (limit !== undefined) throw new CanvasError('USAGE', 'limit is for the canvas\'s commits, not a node\'s', 'leave out limit, or leave out node', {});
+      if (limit !== undefined) throw new CanvasError('USAGE', "limit is for the canvas's commits, not a node's", 'leave out limit, or leave out node', {});
       return { ledger, node, commits: await nodeHistory(ctx.ws, { ledger, node }) };
     },
   );

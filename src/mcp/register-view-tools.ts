@@ -64,7 +64,7 @@ export function registerViewTools(server: McpServer, ctx: ServerContext): void {
     'canvas_search',
     {
       description:
-        'Nodes holding every word of query (the last word also as a prefix), best first, over the canvases you may read, or one (ledger). A hit\'s revision is the base for a write to it; snippet marks each match with **.',
+        "Nodes holding every word of query (the last word also as a prefix), best first, over the canvases you may read, or one (ledger). A hit's revision is the base for a write to it; snippet marks each match with **.",
       args: { properties: { query: str, ledger: str, type: NODE_TYPE_LIST, limit: { type: 'integer', minimum: 1, maximum: 1000 } }, required: ['query'] },
       result: SEARCH_RESULT,
       annotations: READ,

@@ -98,7 +98,9 @@ export const HISTORY_RESULT = output([branch(['ledger', 'commits'], { commits: a
 
 /** canvas_list_proposals: the proposal files, open first (docs/mcp.md, "The tools"). */
 export const PROPOSALS_RESULT = output([
-  branch(['ledger', 'proposals'], { proposals: arr({ type: 'object', properties: { status: oneOf('open', 'approved', 'rejected'), node: strOrNull }, required: ['id', 'status', 'op', 'node', 'why', 'proposedBy', 'base'] }) }),
+  branch(['ledger', 'proposals'], {
+    proposals: arr({ type: 'object', properties: { status: oneOf('open', 'approved', 'rejected'), node: strOrNull }, required: ['id', 'status', 'op', 'node', 'why', 'proposedBy', 'base'] }),
+  }),
 ]);
 
 /** canvas_list: each canvas the caller holds a role on (or why it could not be read), by ledger id. */

@@ -66,10 +66,7 @@ function countRequests(inner: Transport): { transport: Transport; drained: () =>
  */
 export async function startMcpServer(options: CanvasServerOptions, run: { signal?: AbortSignal } = {}): Promise<void> {
   const built = await buildMcpServer(options);
-  const [{ serveStdio, StdioServerTransport }, { STDIO_DEFAULT_MAX_BUFFER_SIZE }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('@modelcontextprotocol/server'),
-  ]);
+  const [{ serveStdio, StdioServerTransport }, { STDIO_DEFAULT_MAX_BUFFER_SIZE }] = await Promise.all([import('@modelcontextprotocol/server/stdio'), import('@modelcontextprotocol/server')]);
   // The transport reads a stream this function ends only once every call received is answered:
   // the SDK's transport closes as its input ends, and would drop the answers still to come.
   const input = new PassThrough();

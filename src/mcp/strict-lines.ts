@@ -103,12 +103,7 @@ export class StrictLines extends Transform {
       return;
     }
     const offset = Math.max(firstBadUtf8(line), 0);
-    const error = new CanvasError(
-      'BAD_ENCODING',
-      `the message is not well-formed UTF-8: byte offset ${offset} of the line starts no valid sequence`,
-      'send every message as UTF-8 JSON, one a line',
-      { offset },
-    );
+    const error = new CanvasError('BAD_ENCODING', `the message is not well-formed UTF-8: byte offset ${offset} of the line starts no valid sequence`, 'send every message as UTF-8 JSON, one a line', { offset });
     const request = requestOf(line);
     this.say(`canvas mcp: BAD_ENCODING: a message that is not UTF-8 was refused${request ? ` (request ${JSON.stringify(request.id)})` : ''}`);
     // Parse error: the bytes are not the JSON text they claim to be.

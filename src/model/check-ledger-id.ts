@@ -7,14 +7,7 @@ import { LEDGER_ID } from './patterns.js';
  * ending in `.` or `.lock` (git's ref-name rules; docs/store.md).
  */
 export function isLedgerId(ledger: unknown): ledger is string {
-  return (
-    typeof ledger === 'string' &&
-    LEDGER_ID.test(ledger) &&
-    !ledger.endsWith('.xml') &&
-    !ledger.includes('..') &&
-    !ledger.endsWith('.') &&
-    !ledger.endsWith('.lock')
-  );
+  return typeof ledger === 'string' && LEDGER_ID.test(ledger) && !ledger.endsWith('.xml') && !ledger.includes('..') && !ledger.endsWith('.') && !ledger.endsWith('.lock');
 }
 
 /**

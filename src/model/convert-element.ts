@@ -71,12 +71,9 @@ function checkControl(value: string, path: string, where: string): void {
   const bad = findBadCharacter(value, 'text');
   if (!bad) return;
   if (bad.what === 'a lone surrogate') throw schemaError(path, `${where} holds a lone surrogate (not valid Unicode text)`, 'send well-formed text');
-  throw schemaError(
-    path,
-    `${where} holds the character ${bad.codePoint}, which a canvas cannot hold; of the control characters only tab and line feed are allowed`,
-    'remove the character',
-    { codePoint: bad.codePoint },
-  );
+  throw schemaError(path, `${where} holds the character ${bad.codePoint}, which a canvas cannot hold; of the control characters only tab and line feed are allowed`, 'remove the character', {
+    codePoint: bad.codePoint,
+  });
 }
 
 /** Blank: nothing but XML white space (space, tab, line feed, carriage return). */
@@ -90,12 +87,7 @@ function checkAttributes(el: XastElement, path: string, payloadTop = false): voi
   for (const [name, value] of Object.entries(el.attributes)) {
     if (!allowed.includes(name)) {
       const list = allowed.length > 0 ? allowed.join(', ') : 'none';
-      throw schemaError(
-        path,
-        `attribute "${name}" is not allowed on <${el.name}> (allowed: ${list})`,
-        `remove ${name}="..."; the vocabulary is closed`,
-        { attribute: name },
-      );
+      throw schemaError(path, `attribute "${name}" is not allowed on <${el.name}> (allowed: ${list})`, `remove ${name}="..."; the vocabulary is closed`, { attribute: name });
     }
     if (typeof value === 'string') checkControl(value, path, `attribute ${name}`);
   }
@@ -114,11 +106,7 @@ function leafText(el: XastElement, path: string): string {
     if (c.type === 'text' || c.type === 'cdata') {
       out += c.value;
     } else if (c.type === 'element') {
-      throw schemaError(
-        childPaths(path, el.children).get(c)!,
-        `<${el.name}> holds character data only, not <${c.name}>`,
-        `escape the markup as &lt;${c.name}&gt; or remove it`,
-      );
+      throw schemaError(childPaths(path, el.children).get(c)!, `<${el.name}> holds character data only, not <${c.name}>`, `escape the markup as &lt;${c.name}&gt; or remove it`);
     }
   }
   checkControl(out, path, 'the character data');
@@ -133,11 +121,7 @@ function containerChildren(el: XastElement, path: string): XastElement[] {
       out.push(c);
     } else if ((c.type === 'text' || c.type === 'cdata') && !isBlank(c.value)) {
       const snippet = c.value.trim().slice(0, 40);
-      throw schemaError(
-        path,
-        `<${el.name}> holds elements only, but has the text "${snippet}" (no mixed content)`,
-        `put the words in a <text> node, or remove them`,
-      );
+      throw schemaError(path, `<${el.name}> holds elements only, but has the text "${snippet}" (no mixed content)`, `put the words in a <text> node, or remove them`);
     }
   }
   return out;
@@ -187,12 +171,7 @@ function convertSection(el: XastElement, { path, depth, ctx, top, id, v, a }: Pl
     throw schemaError(path, 'a section title is one line and not blank', 'give the section a one-line title');
   }
   if (depth > 2) {
-    throw new CanvasError(
-      'NESTING',
-      `${path}: a section inside a section holds no section (sections nest one level)`,
-      'put this section at the root or in a root-level section',
-      { path },
-    );
+    throw new CanvasError('NESTING', `${path}: a section inside a section holds no section (sections nest one level)`, 'put this section at the root or in a root-level section', { path });
   }
   const kids = containerChildren(el, path);
   if (ctx.mode === 'payload' && top && kids.length > 0) {
@@ -358,15 +337,8 @@ const CONVERTERS: { readonly [T in NodeType]: Converter<T> } = {
  */
 export function convertElement(el: XastElement, path: string, depth: number, ctx: ConvertContext, top = false): CanvasNode {
   if (!Object.hasOwn(CONVERTERS, el.name)) {
-    const where = ['item', 'row', 'cell', 'canvas'].includes(el.name)
-      ? `<${el.name}> cannot stand here`
-      : `unknown element <${el.name}>`;
-    throw schemaError(
-      path,
-      `${where}; a node is one of ${NODE_TYPES.join(', ')}`,
-      el.name === 'canvas' ? 'send one node, never a whole canvas' : 'use one of the seven node elements',
-      { element: el.name },
-    );
+    const where = ['item', 'row', 'cell', 'canvas'].includes(el.name) ? `<${el.name}> cannot stand here` : `unknown element <${el.name}>`;
+    throw schemaError(path, `${where}; a node is one of ${NODE_TYPES.join(', ')}`, el.name === 'canvas' ? 'send one node, never a whole canvas' : 'use one of the seven node elements', { element: el.name });
   }
   checkAttributes(el, path, ctx.mode === 'payload' && top);
   const { id, v } = readId(el, path, ctx, top);
@@ -382,11 +354,7 @@ export function convertElement(el: XastElement, path: string, depth: number, ctx
  */
 function normalizeSvg(el: XastElement, path: string): XastElement {
   if (el.name.includes(':')) {
-    throw schemaError(
-      path,
-      `<${el.name}>: elements inside an svg figure are written without a prefix, in the default SVG namespace`,
-      `write <${el.name.slice(el.name.indexOf(':') + 1)}> instead`,
-    );
+    throw schemaError(path, `<${el.name}>: elements inside an svg figure are written without a prefix, in the default SVG namespace`, `write <${el.name.slice(el.name.indexOf(':') + 1)}> instead`);
   }
   for (const [k, value] of Object.entries(el.attributes)) {
     if (typeof value === 'string') checkControl(value, path, `attribute ${k}`);

@@ -14,12 +14,7 @@ export type TreeEdit =
   | { op: 'move'; node: string; anchor: Anchor };
 
 function notFound(ledger: string, id: string, role: string): CanvasError {
-  return new CanvasError(
-    'NODE_NOT_FOUND',
-    `${role} ${id} is not a node of canvas ${ledger}`,
-    `run \`canvas read ${ledger}\` to see the node ids`,
-    { node: id },
-  );
+  return new CanvasError('NODE_NOT_FOUND', `${role} ${id} is not a node of canvas ${ledger}`, `run \`canvas read ${ledger}\` to see the node ids`, { node: id });
 }
 
 /**
@@ -61,12 +56,9 @@ function place(canvas: Canvas, anchor: Anchor, moving: NodePayload | CanvasNode,
       const target = index.get(anchor.into);
       if (!target) throw notFound(canvas.ledger, anchor.into, 'the --into section');
       if (target.node.type !== 'section') {
-        throw new CanvasError(
-          'BAD_ANCHOR',
-          `--into ${anchor.into}: it is a ${target.node.type}, and only a section (or root) holds nodes`,
-          `use --after ${anchor.into} to place the node beside it`,
-          { anchor: anchor.into },
-        );
+        throw new CanvasError('BAD_ANCHOR', `--into ${anchor.into}: it is a ${target.node.type}, and only a section (or root) holds nodes`, `use --after ${anchor.into} to place the node beside it`, {
+          anchor: anchor.into,
+        });
       }
       parent = anchor.into;
     }
@@ -78,12 +70,7 @@ function place(canvas: Canvas, anchor: Anchor, moving: NodePayload | CanvasNode,
     at = sibling.index + 1;
   }
   if (movingId !== null && (parent === movingId || (index.get(parent)?.parent ?? '') === movingId)) {
-    throw new CanvasError(
-      'MOVE_INTO_SELF',
-      `cannot move ${movingId} into its own subtree`,
-      'choose an anchor outside the node being moved',
-      { node: movingId },
-    );
+    throw new CanvasError('MOVE_INTO_SELF', `cannot move ${movingId} into its own subtree`, 'choose an anchor outside the node being moved', { node: movingId });
   }
   if (movingId !== null && 'after' in anchor && anchor.after === movingId) {
     throw new CanvasError('MOVE_INTO_SELF', `cannot move ${movingId} after itself`, 'choose another anchor', { node: movingId });
@@ -144,12 +131,10 @@ export function editTree(canvas: Canvas, edit: TreeEdit): { canvas: Canvas; node
         );
       }
       if (payload.type === 'section' && entry.parent !== 'root' && index.get(entry.parent)?.parent !== 'root') {
-        throw new CanvasError(
-          'NESTING',
-          `${old.id} is inside the nested section ${entry.parent} and cannot become a section: sections nest one level`,
-          'move it to the root first, or keep it a block',
-          { node: old.id, parent: entry.parent },
-        );
+        throw new CanvasError('NESTING', `${old.id} is inside the nested section ${entry.parent} and cannot become a section: sections nest one level`, 'move it to the root first, or keep it a block', {
+          node: old.id,
+          parent: entry.parent,
+        });
       }
       const node = { ...payload, id: old.id, v: old.v + 1 } as CanvasNode;
       if (node.type === 'section') node.children = old.type === 'section' ? old.children : [];

@@ -171,9 +171,7 @@ export function parseCanonicalCanvas(bytes: Buffer, ledger: string, before: Cano
   }
   const shift = old ? bytes.length - old.bytes.length : 0;
   const children = old ? [...old.canvas.children.slice(0, keepHead), ...middle, ...old.canvas.children.slice(old.canvas.children.length - keepTail)] : middle;
-  const starts = old
-    ? [...old.starts.slice(0, keepHead), ...middleStarts, ...old.starts.slice(old.starts.length - 1 - keepTail).map((s) => s + shift)]
-    : [...middleStarts, close];
+  const starts = old ? [...old.starts.slice(0, keepHead), ...middleStarts, ...old.starts.slice(old.starts.length - 1 - keepTail).map((s) => s + shift)] : [...middleStarts, close];
   // A canvas of no nodes has one canonical form, answered above: its root line and close on one line.
   if (children.length === 0 || !idsUnique(children)) return null;
   return { canvas: { ledger, schema: '2', children }, bytes, starts };

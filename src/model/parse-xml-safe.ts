@@ -64,12 +64,7 @@ export function parseXmlSafe(text: string, what: string, depthLimit = MAX_DEPTH)
         { line: e.line, column: e.column },
       );
     }
-    throw new CanvasError(
-      'XML_PARSE',
-      `${what} is not well-formed XML: ${detail}`,
-      'fix the XML at that line and column and send it again',
-      { line: e.line, column: e.column },
-    );
+    throw new CanvasError('XML_PARSE', `${what} is not well-formed XML: ${detail}`, 'fix the XML at that line and column and send it again', { line: e.line, column: e.column });
   }
   for (const child of root.children) {
     refuseUnsafe(child, what);
@@ -82,26 +77,11 @@ function refuseUnsafe(node: Root['children'][number], what: string): void {
   const data = node.position ? { line: node.position.start.line, column: node.position.start.column } : {};
   switch (node.type) {
     case 'doctype':
-      throw new CanvasError(
-        'UNSAFE_XML',
-        `${what} has a DOCTYPE${at}; a canvas never has one`,
-        'remove the <!DOCTYPE ...> declaration',
-        data,
-      );
+      throw new CanvasError('UNSAFE_XML', `${what} has a DOCTYPE${at}; a canvas never has one`, 'remove the <!DOCTYPE ...> declaration', data);
     case 'instruction':
-      throw new CanvasError(
-        'UNSAFE_XML',
-        `${what} has a processing instruction <?${node.name} ...?>${at}; a canvas has none, not even an XML declaration`,
-        `remove <?${node.name} ...?>`,
-        data,
-      );
+      throw new CanvasError('UNSAFE_XML', `${what} has a processing instruction <?${node.name} ...?>${at}; a canvas has none, not even an XML declaration`, `remove <?${node.name} ...?>`, data);
     case 'comment':
-      throw new CanvasError(
-        'UNSAFE_XML',
-        `${what} has a comment${at}; a canvas holds no comments`,
-        'remove the <!-- ... --> comment, or put its words in a text node',
-        data,
-      );
+      throw new CanvasError('UNSAFE_XML', `${what} has a comment${at}; a canvas holds no comments`, 'remove the <!-- ... --> comment, or put its words in a text node', data);
     case 'element':
       for (const child of node.children) {
         refuseUnsafe(child, what);

@@ -12,4 +12,3 @@ export const DOC_CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 export const AUTHOR_PART = /^[A-Za-z0-9][A-Za-z0-9._@:-]*$/;
 /** The SVG namespace. */
 export const SVG_NS = 'http://www.w3.org/2000/svg';
-

@@ -12,12 +12,7 @@ import type { NodePayload } from './types.js';
  * "Payload"). An `excalidraw` payload is a scene file's text, stored as a figure of that kind with
  * an optional one-line caption (docs/excalidraw.md).
  */
-export type PayloadInput =
-  | { xml: string }
-  | { text: string }
-  | { question: string; answered?: boolean | undefined }
-  | { section: string }
-  | { excalidraw: string; caption?: string | undefined };
+export type PayloadInput = { xml: string } | { text: string } | { question: string; answered?: boolean | undefined } | { section: string } | { excalidraw: string; caption?: string | undefined };
 
 const KEYS = ['xml', 'text', 'question', 'section', 'excalidraw'] as const;
 
@@ -65,9 +60,7 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
   if (given.length !== 1 || typeof value !== 'string') {
     throw new CanvasError(
       'USAGE',
-      given.length === 1
-        ? `the ${given[0]} payload is not a string`
-        : `a payload is exactly one of xml, text, question, section or excalidraw${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
+      given.length === 1 ? `the ${given[0]} payload is not a string` : `a payload is exactly one of xml, text, question, section or excalidraw${given.length > 1 ? `, not ${given.join(' and ')}` : ''}`,
       'for example --text "We ship on Friday." (the library: { text: "We ship on Friday." })',
       { given },
     );
@@ -92,7 +85,8 @@ export function payloadFromInput(input: PayloadInput): NodePayload {
   }
   // Refused before parsing: a payload longer than a whole canvas cannot become a node of one.
   checkInputSize(value.length, `the ${given[0]} payload`, 'characters');
-  const payload = given[0] === 'excalidraw'
+  const payload =
+    given[0] === 'excalidraw'
       ? scenePayload(checkWords(value, 'the scene (excalidraw)', '/figure'), captionOf(caption as string | undefined))
       : nodeOf(given[0] as Exclude<(typeof KEYS)[number], 'excalidraw'>, value, answered === true);
   checkNodeSize(payload);

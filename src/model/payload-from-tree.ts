@@ -116,7 +116,9 @@ export function payloadFromTree(value: unknown): NodePayload {
   if (type === 'figure') {
     const svg = value.kind === 'svg';
     if (svg ? value.svg === undefined : value.source === undefined) {
-      throw refuse(path, `a ${String(value.kind)} figure payload needs the field ${svg ? 'svg' : 'source'}`, svg ? 'give the svg element as svg' : 'give the figure source as source', { field: svg ? 'svg' : 'source' });
+      throw refuse(path, `a ${String(value.kind)} figure payload needs the field ${svg ? 'svg' : 'source'}`, svg ? 'give the svg element as svg' : 'give the figure source as source', {
+        field: svg ? 'svg' : 'source',
+      });
     }
     if (svg ? value.source !== undefined && value.source !== '' : value.svg !== undefined) {
       throw refuse(path, `a ${String(value.kind)} figure payload has no field ${svg ? 'source' : 'svg'}`, `remove ${svg ? 'source' : 'svg'}`, { field: svg ? 'source' : 'svg' });

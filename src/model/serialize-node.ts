@@ -61,7 +61,12 @@ function inline(c: ElementContent): string {
 export function serializeNode(node: CanvasNode | NodePayload, options: SerializeNodeOptions = {}): string {
   const depth = options.depth ?? 0;
   const idv: Array<readonly [string, string | undefined]> =
-    options.payload || !('id' in node) ? [] : [['id', node.id], ['v', String(node.v)]];
+    options.payload || !('id' in node)
+      ? []
+      : [
+          ['id', node.id],
+          ['v', String(node.v)],
+        ];
   switch (node.type) {
     case 'section': {
       const open = `<section${attrs([...idv, ['title', node.title]])}>`;

@@ -86,14 +86,7 @@ export interface QuestionNode {
 }
 
 /** Any node of the tree. */
-export type CanvasNode =
-  | SectionNode
-  | TextNode
-  | ListNode
-  | TableNode
-  | FigureNode
-  | LinkNode
-  | QuestionNode;
+export type CanvasNode = SectionNode | TextNode | ListNode | TableNode | FigureNode | LinkNode | QuestionNode;
 
 /** The root element: `<canvas ledger=".." schema="2">`. */
 export interface Canvas {
@@ -103,8 +96,4 @@ export interface Canvas {
 }
 
 /** A node as a writer hands it in: no `id`, no `v` (the store mints and counts them). */
-export type NodePayload = CanvasNode extends infer N
-  ? N extends CanvasNode
-    ? Omit<N, 'id' | 'v'>
-    : never
-  : never;
+export type NodePayload = CanvasNode extends infer N ? (N extends CanvasNode ? Omit<N, 'id' | 'v'> : never) : never;

@@ -175,12 +175,11 @@ export class BasecampClient {
   }
 
   #failed(call: Call, message: string, data: Record<string, unknown>, hint?: string): CanvasError {
-    return new CanvasError(
-      'PUBLISH_FAILED',
-      this.#redact(message),
-      hint ?? (call.idempotent ? 'run the same command again later; repeating an update is safe' : 'run the same command again later'),
-      { method: call.method, path: call.path, ...data },
-    );
+    return new CanvasError('PUBLISH_FAILED', this.#redact(message), hint ?? (call.idempotent ? 'run the same command again later; repeating an update is safe' : 'run the same command again later'), {
+      method: call.method,
+      path: call.path,
+      ...data,
+    });
   }
 
   /** Basecamp may have created the comment although no answer said so: never retried blindly. */
@@ -285,15 +284,18 @@ export class BasecampClient {
         const reason = res.headers.get('reason');
         throw new CanvasError(
           'PUBLISH_NOT_FOUND',
-          reason
-            ? `Basecamp answered 404 for ${call.what}: ${reason}`
-            : `Basecamp has no ${call.what} at ${call.path} (404): it was deleted or trashed, or this token's person cannot see it`,
+          reason ? `Basecamp answered 404 for ${call.what}: ${reason}` : `Basecamp has no ${call.what} at ${call.path} (404): it was deleted or trashed, or this token's person cannot see it`,
           reason ? 'the Basecamp account cannot be used (check its billing or status)' : 'check the ids; nothing was created in its place',
           { status: 404, method: call.method, path: call.path, ...(reason ? { reason } : {}) },
         );
       }
       if (res.status >= 300 && res.status < 400) {
-        throw this.#failed(call, `Basecamp answered ${call.method} ${call.path} with a redirect (${res.status}); the token is not sent to another address`, { status: res.status }, 'check BASECAMP_API_URL: it must be the API root itself');
+        throw this.#failed(
+          call,
+          `Basecamp answered ${call.method} ${call.path} with a redirect (${res.status}); the token is not sent to another address`,
+          { status: res.status },
+          'check BASECAMP_API_URL: it must be the API root itself',
+        );
       }
       throw this.#failed(call, `Basecamp refused ${call.method} ${call.path} with ${res.status}${said}`, { status: res.status }, 'this is likely a bug in the publisher; report it with the message');
     }

@@ -36,12 +36,7 @@ const PATH = /^\/([0-9]+)(?:\/buckets\/([0-9]+))?\/([a-z_]+)\/([0-9]+)(?:\.json)
 const HASH = /^#__recording_([0-9]+)$/;
 
 function refuse(message: string, data: Record<string, unknown> = {}): CanvasError {
-  return new CanvasError(
-    'PUBLISH_TARGET',
-    message,
-    'name the comment with --comment-url URL, or --account A [--bucket B] --comment C; or give --recording R for the first publish (docs/basecamp.md)',
-    data,
-  );
+  return new CanvasError('PUBLISH_TARGET', message, 'name the comment with --comment-url URL, or --account A [--bucket B] --comment C; or give --recording R for the first publish (docs/basecamp.md)', data);
 }
 
 /**

@@ -42,8 +42,7 @@ export interface MarkdownDialect {
  * @returns a hast root holding only `div h1 br strong em strike a[href] pre ol ul li blockquote`
  */
 export function markdownToBasecampHast(markdown: string, dialect: MarkdownDialect = {}): Root {
-  const mdast =
-    dialect.gfm === false ? fromMarkdown(markdown) : fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  const mdast = dialect.gfm === false ? fromMarkdown(markdown) : fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const hast = toHast(mdast, { handlers: BASECAMP_HANDLERS, unknownHandler: UNKNOWN_HANDLER, allowDangerousHtml: false }) as Root;
   return sanitize(spaceBlocks(hast), BASECAMP_SCHEMA) as Root;
 }

@@ -154,45 +154,48 @@ export async function publishComment(ws: Workspace, options: PublishOptions): Pr
   const dir = join(ws.root, 'state', 'publish');
   mkdirSync(dir, { recursive: true });
   const budget = options.http?.budgetMs ?? 120_000;
-  return withRepoLock(dir, async () => {
-    // What killed publishes left in `state/publish/canvas-tmp/` (docs/store.md, "Temporary files").
-    sweepPrivateFiles(dir);
-    const state = readPublishState(ws, ledger);
-    const target = resolveTarget(flags, row, state);
-    const note = target.note ? { note: target.note } : {};
-    const record = (c: PublishedComment, replaced: string[]): void =>
-      writePublishState(ws, { version: 1, ledger, comment: c, revision, contentHash, replaced });
+  return withRepoLock(
+    dir,
+    async () => {
+      // What killed publishes left in `state/publish/canvas-tmp/` (docs/store.md, "Temporary files").
+      sweepPrivateFiles(dir);
+      const state = readPublishState(ws, ledger);
+      const target = resolveTarget(flags, row, state);
+      const note = target.note ? { note: target.note } : {};
+      const record = (c: PublishedComment, replaced: string[]): void => writePublishState(ws, { version: 1, ledger, comment: c, revision, contentHash, replaced });
 
-    if (options.recreate) return recreate(client, ledger, target, state, html, revision, contentHash, record);
-    if (target.comment) {
-      const ref = target.comment;
-      if (!options.force && state && state.comment.id === ref.id && state.contentHash === contentHash) {
-        return { outcome: 'unchanged', ledger, revision, comment: fromState(state), contentHash, ...note };
+      if (options.recreate) return recreate(client, ledger, target, state, html, revision, contentHash, record);
+      if (target.comment) {
+        const ref = target.comment;
+        if (!options.force && state && state.comment.id === ref.id && state.contentHash === contentHash) {
+          return { outcome: 'unchanged', ledger, revision, comment: fromState(state), contentHash, ...note };
+        }
+        let updated: BasecampComment;
+        try {
+          updated = await client.updateComment(ref, html);
+        } catch (e) {
+          throw e instanceof CanvasError && e.code === 'PUBLISH_NOT_FOUND' ? gone(ledger, ref, e) : e;
+        }
+        const recording = state?.comment.id === ref.id ? state.comment.recording : (target.recording?.id ?? null);
+        const c = published(updated, ref, recording);
+        record(c, state?.replaced ?? []);
+        return { outcome: 'updated', ledger, revision, comment: c, contentHash, ...note };
       }
-      let updated: BasecampComment;
-      try {
-        updated = await client.updateComment(ref, html);
-      } catch (e) {
-        throw e instanceof CanvasError && e.code === 'PUBLISH_NOT_FOUND' ? gone(ledger, ref, e) : e;
+      if (target.recording) {
+        const created = await client.createComment(target.recording, html);
+        const c = published(created, { ...target.recording, id: created.id }, target.recording.id);
+        record(c, state?.replaced ?? []);
+        return { outcome: 'created', ledger, revision, comment: c, contentHash, ...note };
       }
-      const recording = state?.comment.id === ref.id ? state.comment.recording : (target.recording?.id ?? null);
-      const c = published(updated, ref, recording);
-      record(c, state?.replaced ?? []);
-      return { outcome: 'updated', ledger, revision, comment: c, contentHash, ...note };
-    }
-    if (target.recording) {
-      const created = await client.createComment(target.recording, html);
-      const c = published(created, { ...target.recording, id: created.id }, target.recording.id);
-      record(c, state?.replaced ?? []);
-      return { outcome: 'created', ledger, revision, comment: c, contentHash, ...note };
-    }
-    throw new CanvasError(
-      'PUBLISH_TARGET',
-      `no Basecamp comment is known for ${ledger}: no flags name one, state/ledger/${ledger}.json has no basecamp object naming one, and it was never published`,
-      'name the comment with --comment-url URL (or --account A [--bucket B] --comment C), or give --recording R to create it on the to-do at the first publish',
-      { ledger },
-    );
-  }, budget + 30_000);
+      throw new CanvasError(
+        'PUBLISH_TARGET',
+        `no Basecamp comment is known for ${ledger}: no flags name one, state/ledger/${ledger}.json has no basecamp object naming one, and it was never published`,
+        'name the comment with --comment-url URL (or --account A [--bucket B] --comment C), or give --recording R to create it on the to-do at the first publish',
+        { ledger },
+      );
+    },
+    budget + 30_000,
+  );
 }
 
 async function recreate(

@@ -12,6 +12,6 @@ export async function liveScript(): Promise<string> {
     return await readPackageFile('dist/serve/live.js');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    throw new Error('the live tab\'s script dist/serve/live.js is not built: run npm run build');
+    throw new Error("the live tab's script dist/serve/live.js is not built: run npm run build");
   }
 }

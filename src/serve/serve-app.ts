@@ -64,16 +64,17 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  *
  * @param indexScript - the text of the index's inline script
  */
-const headerPolicy = (indexScript: string) => [
-  "default-src 'none'",
-  `script-src 'self' ${sha256(indexScript)} ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`,
-  "style-src 'self' 'unsafe-inline'",
-  'img-src data:',
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+const headerPolicy = (indexScript: string) =>
+  [
+    "default-src 'none'",
+    `script-src 'self' ${sha256(indexScript)} ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}`,
+    "style-src 'self' 'unsafe-inline'",
+    'img-src data:',
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 function badRequest(c: Context, status: 400 | 405 | 413 | 415, rule: string, message: string, hint: string): Response {
   return refuse(c, status, new CanvasError('SERVE_BAD_REQUEST', message, hint, { rule }));
@@ -89,19 +90,7 @@ function failure(c: Context, e: unknown): Response {
   }
   const rule = err.code === 'SERVE_BAD_REQUEST' ? err.data.rule : undefined;
   const status =
-    rule === 'content-type'
-      ? 415
-      : rule === 'size'
-        ? 413
-        : err.code === 'SERVER_STOPPING'
-          ? 503
-          : err.code === 'CANVAS_NOT_FOUND'
-            ? 404
-            : err.kind === 'no-role'
-              ? 403
-              : err.kind === 'internal'
-                ? 500
-                : 400;
+    rule === 'content-type' ? 415 : rule === 'size' ? 413 : err.code === 'SERVER_STOPPING' ? 503 : err.code === 'CANVAS_NOT_FOUND' ? 404 : err.kind === 'no-role' ? 403 : err.kind === 'internal' ? 500 : 400;
   return refuse(c, status, err);
 }
 
@@ -159,9 +148,7 @@ export function serveApp(ctx: ServeContext): Hono {
   app.use('*', requestGuard(ctx.guard));
   app.onError((e, c) => failure(c, e));
   app.notFound((c) => refuse(c, 404, new CanvasError('CANVAS_NOT_FOUND', `nothing is served at ${c.req.path}`, 'open the index, /', { path: c.req.path })));
-  app.on(['OPTIONS', 'PUT', 'PATCH', 'DELETE'], '*', (c) =>
-    badRequest(c, 405, 'method', `${c.req.method} is not a method this server takes`, 'read with GET; write with a POST from a page this server served'),
-  );
+  app.on(['OPTIONS', 'PUT', 'PATCH', 'DELETE'], '*', (c) => badRequest(c, 405, 'method', `${c.req.method} is not a method this server takes`, 'read with GET; write with a POST from a page this server served'));
 
   const mcp = ctx.mcp;
   if (mcp !== undefined) {
@@ -216,32 +203,34 @@ export function serveApp(ctx: ServeContext): Hono {
     maxSize: BODY_LIMIT,
     onError: (c) => badRequest(c, 413, 'size', `the body is over ${BODY_LIMIT} bytes`, 'a node is at most 1 MiB: split the edit'),
   });
-  const write = <T>(parse: (body: unknown) => T, run: (ledger: string, body: T) => Promise<unknown>) => async (c: Context) => {
-    if (ctx.writes.stopping) throw stopping();
-    const ledger = checkLedgerId(c.req.param('ledger'));
-    const body = parse(await jsonBody(c));
-    if (ctx.author === null) {
-      throw new CanvasError('BAD_AUTHOR', 'this server was started without an author, so its pages only read', 'start canvas serve with --author, or set CANVAS_AUTHOR', {
-        rule: 'required',
-      });
-    }
-    // Asked again: the body may have taken a while to arrive.
-    if (ctx.writes.stopping) throw stopping();
-    const answered = (async () => {
-      try {
-        return c.json(await run(ledger, body));
-      } catch (e) {
-        // A refusal the store throws is its rejected outcome, as the CLI's --json prints it.
-        return c.json(rejectionOf(e));
+  const write =
+    <T>(parse: (body: unknown) => T, run: (ledger: string, body: T) => Promise<unknown>) =>
+    async (c: Context) => {
+      if (ctx.writes.stopping) throw stopping();
+      const ledger = checkLedgerId(c.req.param('ledger'));
+      const body = parse(await jsonBody(c));
+      if (ctx.author === null) {
+        throw new CanvasError('BAD_AUTHOR', 'this server was started without an author, so its pages only read', 'start canvas serve with --author, or set CANVAS_AUTHOR', {
+          rule: 'required',
+        });
       }
-    })();
-    ctx.writes.running.add(answered);
-    try {
-      return await answered;
-    } finally {
-      ctx.writes.running.delete(answered);
-    }
-  };
+      // Asked again: the body may have taken a while to arrive.
+      if (ctx.writes.stopping) throw stopping();
+      const answered = (async () => {
+        try {
+          return c.json(await run(ledger, body));
+        } catch (e) {
+          // A refusal the store throws is its rejected outcome, as the CLI's --json prints it.
+          return c.json(rejectionOf(e));
+        }
+      })();
+      ctx.writes.running.add(answered);
+      try {
+        return await answered;
+      } finally {
+        ctx.writes.running.delete(answered);
+      }
+    };
   app.post(
     '/:ledger/_write',
     limit,

@@ -48,7 +48,12 @@ export interface SiteOut {
  * @param renderers - the page, comment and prompt renderers
  * @returns one result per canvas, in the order given
  */
-export async function buildCanvases(ws: Workspace, refs: readonly CanvasRef[], out: SiteOut, renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow' | 'renderDeskItems'>): Promise<CanvasResult[]> {
+export async function buildCanvases(
+  ws: Workspace,
+  refs: readonly CanvasRef[],
+  out: SiteOut,
+  renderers: Pick<SiteRenderers, 'renderPage' | 'renderComment' | 'renderPrompt' | 'renderIndexRow' | 'renderDeskItems'>,
+): Promise<CanvasResult[]> {
   const reader = new RepoReader(ws);
   let snapshots: Awaited<ReturnType<typeof readSnapshots>>;
   // Each canvas's proposals waiting for a decision, for the index's desk (docs/site.md, "The desk").

@@ -56,7 +56,14 @@ function sameFiles(dir: string, files: Record<string, string>): boolean {
 
 /** The manifest with its entries in ledger order, as written. */
 function sortedManifest(renderer: string, entries: SiteManifest['entries']): SiteManifest {
-  return { renderer, entries: Object.fromEntries(Object.keys(entries).sort().map((k) => [k, entries[k]!])) };
+  return {
+    renderer,
+    entries: Object.fromEntries(
+      Object.keys(entries)
+        .sort()
+        .map((k) => [k, entries[k]!]),
+    ),
+  };
 }
 
 /**
@@ -84,7 +91,7 @@ async function refuseUnfoundCanvases(ws: Workspace): Promise<void> {
   throw new CanvasError(
     'NO_CANVAS_FOUND',
     `${ws.repo} holds ${names.length} canvas file(s) (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}) but no commit on main names a canvas: nothing was built`,
-    'the files were not committed by the tool; run `canvas verify` to see which commits are not the store\'s',
+    "the files were not committed by the tool; run `canvas verify` to see which commits are not the store's",
     { files: names },
   );
 }
@@ -180,7 +187,10 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   const gone = Object.entries(site.previous?.entries ?? {}).filter(([ledger]) => !live.has(ledger));
   const pagesOf = (list: readonly CanvasRef[]) => list.flatMap((c) => PAGE_FILES.map((name) => `${c.ledger}/${name}`));
   site.check([
-    'index.html', '.canvas-build.json', ...pagesOf(options.verifyOutput ? todo : stale), ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
+    'index.html',
+    '.canvas-build.json',
+    ...pagesOf(options.verifyOutput ? todo : stale),
+    ...gone.flatMap(([ledger, e]) => Object.keys(e.files).map((name) => `${ledger}/${name}`)),
     ...(options.mermaid?.files.map((f) => f.path) ?? []),
   ]);
   if (options.verifyOutput) {
@@ -203,15 +213,20 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   const load = () => (loaded ??= renderers ? Promise.resolve(renderers) : import('./load-renderers.js').then((m) => m.loadRenderers({ vendoredMermaid })));
   let done = report.unchanged.length;
   const total = report.unchanged.length + stale.length;
-  const results = await buildInPool(ws, stale, { path: site.path, given: site.named }, {
-    workers: renderers ? 1 : Math.max(1, options.workers ?? 1),
-    vendoredMermaid,
-    renderers: load,
-    onResult: (r) => {
-      done += 1;
-      options.onProgress?.(done, total, r.ledger);
+  const results = await buildInPool(
+    ws,
+    stale,
+    { path: site.path, given: site.named },
+    {
+      workers: renderers ? 1 : Math.max(1, options.workers ?? 1),
+      vendoredMermaid,
+      renderers: load,
+      onResult: (r) => {
+        done += 1;
+        options.onProgress?.(done, total, r.ledger);
+      },
     },
-  });
+  );
   changed ||= results.length > 0;
   for (const r of results) {
     if ('entry' in r) {
@@ -239,10 +254,7 @@ export async function buildSite(ws: Workspace, options: BuildOptions, renderers?
   // A build that changed no entry leaves the index and the manifest as they are (their bytes
   // would be the same), unless the index is not what the manifest recorded.
   const indexPath = join(site.path, 'index.html');
-  const indexKept =
-    !changed &&
-    site.previous?.index !== undefined &&
-    (!options.verifyOutput || sameFiles(site.path, { 'index.html': site.previous.index }));
+  const indexKept = !changed && site.previous?.index !== undefined && (!options.verifyOutput || sameFiles(site.path, { 'index.html': site.previous.index }));
   // Every canvas's warnings, kept in the manifest's head for the next build that finds nothing changed.
   const warnings = danglingLinks(await readLinkGraph(ws, all), live);
   report.warnings = warnings.filter((w) => asked.has(w.ledger));

@@ -16,7 +16,12 @@ import { type CanvasRef, runGit, type Workspace } from '../store/index.js';
 export async function inHistoryOrder(ws: Workspace, refs: readonly CanvasRef[]): Promise<CanvasRef[]> {
   if (refs.length < 2) return [...refs];
   const { stdout } = await runGit(ws.repo, ['for-each-ref', '--sort=-committerdate', '--format=%(refname:lstrip=2)', 'refs/canvas/']);
-  const place = new Map(stdout.split('\n').filter(Boolean).map((ledger, i) => [ledger, i]));
+  const place = new Map(
+    stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((ledger, i) => [ledger, i]),
+  );
   const at = (c: CanvasRef) => place.get(c.ledger) ?? Number.MAX_SAFE_INTEGER;
   return [...refs].sort((a, b) => at(a) - at(b) || (a.ledger < b.ledger ? -1 : a.ledger > b.ledger ? 1 : 0));
 }

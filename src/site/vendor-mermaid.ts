@@ -64,8 +64,7 @@ export function readVendoredMermaid(folder: string | undefined, cwd: string): Ve
       { from, found: String(pkg.version), pinned: MERMAID_PIN.version },
     );
   }
-  const missing = (what: string): CanvasError =>
-    new CanvasError('MERMAID_NOT_FOUND', `--vendor-mermaid: ${from} lacks ${what}`, `reinstall the package (${INSTALL})`, { from, path: what });
+  const missing = (what: string): CanvasError => new CanvasError('MERMAID_NOT_FOUND', `--vendor-mermaid: ${from} lacks ${what}`, `reinstall the package (${INSTALL})`, { from, path: what });
   let entry: Buffer;
   try {
     entry = readFileSync(join(from, MERMAID_PIN.entry));
@@ -82,7 +81,11 @@ export function readVendoredMermaid(folder: string | undefined, cwd: string): Ve
     );
   }
   const chunkDir = join(from, MERMAID_PIN.chunkFolder);
-  const names = existsSync(chunkDir) ? readdirSync(chunkDir).filter((n) => n.endsWith('.mjs') && statSync(join(chunkDir, n)).isFile()).sort() : [];
+  const names = existsSync(chunkDir)
+    ? readdirSync(chunkDir)
+        .filter((n) => n.endsWith('.mjs') && statSync(join(chunkDir, n)).isFile())
+        .sort()
+    : [];
   for (const m of entry.toString('utf8').matchAll(/from"\.\/chunks\/mermaid\.esm\.min\/([^"/]+\.mjs)"/g)) {
     if (!names.includes(m[1]!)) throw missing(`${MERMAID_PIN.chunkFolder}${m[1]}`);
   }

@@ -27,7 +27,7 @@ describe('approving a proposal records the proposer and the approver, and both t
     approved = (JSON.parse(a.stdout) as { revision: string }).revision;
   });
 
-  it('the approval commit carries the proposer\'s reason in Canvas-Proposed-Why, the approver\'s in its subject', () => {
+  it("the approval commit carries the proposer's reason in Canvas-Proposed-Why, the approver's in its subject", () => {
     const message = execFileSync('git', ['log', '-1', '--format=%B', approved], { cwd: ws.repo, encoding: 'utf8' });
     expect(message.split('\n')[0]).toBe(`replace ${node}: agreed, Monday is safer`);
     expect(message).toContain('\nCanvas-Proposed-By: cam | step:review\n');

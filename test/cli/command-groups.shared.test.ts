@@ -16,6 +16,10 @@ describe('the command groups main registers one at a time', () => {
   });
 
   it('the start knows every command by name (it keeps a compile cache per command)', () => {
-    expect([...COMMAND_NAMES].sort()).toEqual(buildProgram().commands.map((c) => c.name()).sort());
+    expect([...COMMAND_NAMES].sort()).toEqual(
+      buildProgram()
+        .commands.map((c) => c.name())
+        .sort(),
+    );
   });
 });

@@ -2,19 +2,7 @@
 // next, replaced when it is damaged, refused or the bundle changes, and never taken from an
 // unsafe place.
 import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Workspace } from '../../src/store/repo/workspace.js';
@@ -54,12 +42,7 @@ describe('the compile cache', () => {
     expect((await runCli(ws, ['render', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
     expect((await runCli(ws, ['--version'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(0);
     expect((await runCli(ws, ['raed', 'cached'], { CANVAS_COMPILE_CACHE: dir })).code).toBe(2);
-    expect(Object.keys(files(dir)).map((f) => f.split('.').slice(0, 3).join('.'))).toEqual([
-      'canvas-lazy.cjs.render',
-      'canvas.cjs._',
-      'canvas.cjs.read',
-      'canvas.cjs.render',
-    ]);
+    expect(Object.keys(files(dir)).map((f) => f.split('.').slice(0, 3).join('.'))).toEqual(['canvas-lazy.cjs.render', 'canvas.cjs._', 'canvas.cjs.read', 'canvas.cjs.render']);
   });
 
   it('is made only by a run that succeeded: a refused one leaves none, the next that succeeds makes it', async () => {

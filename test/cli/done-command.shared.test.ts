@@ -21,7 +21,16 @@ describe('the done artifact on the command line (docs/projections.md, "The done 
     const ws = tempWorkspace();
     const o = applied(await openCanvas(ws, { ledger: 'ship', problem: 'Exports time out.', expectedValue: 'Exports finish in a minute.', why: 'opened', author: AUTHOR }));
     const q = applied(await insertNode(ws, { ledger: 'ship', after: o.nodes![1]!, payload: { question: 'Does the weekly job share it?' }, base: o.revision, why: 'doubt', author: AUTHOR }));
-    applied(await insertNode(ws, { ledger: 'ship', after: q.node!, payload: { xml: '<link href="https://example.org/pull/41">the fix</link>' }, base: q.revision, why: 'the fix is PR #41, see src/export.ts:88', author: AUTHOR }));
+    applied(
+      await insertNode(ws, {
+        ledger: 'ship',
+        after: q.node!,
+        payload: { xml: '<link href="https://example.org/pull/41">the fix</link>' },
+        base: q.revision,
+        why: 'the fix is PR #41, see src/export.ts:88',
+        author: AUTHOR,
+      }),
+    );
 
     const md = await runMain(ws, ['render', 'ship', '--format', 'done']);
     expect(md.code).toBe(0);
@@ -30,11 +39,7 @@ describe('the done artifact on the command line (docs/projections.md, "The done 
     const json = await runMain(ws, ['render', 'ship', '--format', 'done', '--json']);
     const artifact = JSON.parse(json.stdout);
     expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
-    expect(artifact.evidence.map((e: { kind: string; value: string }) => `${e.kind} ${e.value}`)).toEqual([
-      'link https://example.org/pull/41',
-      'pr PR #41',
-      'file-line src/export.ts:88',
-    ]);
+    expect(artifact.evidence.map((e: { kind: string; value: string }) => `${e.kind} ${e.value}`)).toEqual(['link https://example.org/pull/41', 'pr PR #41', 'file-line src/export.ts:88']);
 
     const frozen = await runMain(ws, ['freeze', 'ship', '--why', 'done: shipped in 3f2a1b9', '--with-done', '--json']);
     expect(frozen.code).toBe(0);

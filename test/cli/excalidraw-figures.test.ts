@@ -128,17 +128,25 @@ describe('hostile scenes are refused or inert, and nothing is written', () => {
   for (let i = 0; i < 500; i += 1) deep = `[${deep}]`;
   const cases: [string, string, () => string][] = (
     [
-    ['a javascript: link', () => scene([{ id: 'a', type: 'rectangle', link: 'javascript:alert(document.cookie)' }]), 'UNSAFE_SCENE'],
-    ['an embeddable of javascript:', () => scene([{ id: 'a', type: 'embeddable', link: ' JAVASCRIPT:alert(1)' }]), 'UNSAFE_SCENE'],
-    ['an SVG in an image data URL', () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/svg+xml', id: 'f', dataURL: svgPicture } } }), 'UNSAFE_SCENE'],
-    ['an SVG called a PNG', () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/png', id: 'f', dataURL: svgPicture.replace('image/svg+xml', 'image/png') } } }), 'UNSAFE_SCENE'],
-    ['huge coordinates', () => scene([{ id: 'a', type: 'ellipse', x: 1e300, y: -1e300, width: 1e300, height: 1e300 }]), 'SCENE_LIMIT'],
-    ['deep nesting', () => scene([{ id: 'a', type: 'rectangle', customData: JSON.parse(deep) }]), 'SCENE_LIMIT'],
-    ['not JSON', () => '{"type":"excalidraw","elements":[', 'SCENE_JSON'],
-    ['not a scene', () => JSON.stringify({ type: 'excalidrawlib', libraryItems: [] }), 'SCENE_INVALID'],
-    ['an element without an id', () => scene([{ type: 'rectangle' }]), 'SCENE_INVALID'],
-    ['a picture past the node limit', () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/png', id: 'f', dataURL: `data:image/png;base64,iVBORw0KGgo${'A'.repeat(200_000)}` } } }), 'TOO_LARGE'],
-  ] as [string, () => string, string][]
+      ['a javascript: link', () => scene([{ id: 'a', type: 'rectangle', link: 'javascript:alert(document.cookie)' }]), 'UNSAFE_SCENE'],
+      ['an embeddable of javascript:', () => scene([{ id: 'a', type: 'embeddable', link: ' JAVASCRIPT:alert(1)' }]), 'UNSAFE_SCENE'],
+      ['an SVG in an image data URL', () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/svg+xml', id: 'f', dataURL: svgPicture } } }), 'UNSAFE_SCENE'],
+      [
+        'an SVG called a PNG',
+        () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/png', id: 'f', dataURL: svgPicture.replace('image/svg+xml', 'image/png') } } }),
+        'UNSAFE_SCENE',
+      ],
+      ['huge coordinates', () => scene([{ id: 'a', type: 'ellipse', x: 1e300, y: -1e300, width: 1e300, height: 1e300 }]), 'SCENE_LIMIT'],
+      ['deep nesting', () => scene([{ id: 'a', type: 'rectangle', customData: JSON.parse(deep) }]), 'SCENE_LIMIT'],
+      ['not JSON', () => '{"type":"excalidraw","elements":[', 'SCENE_JSON'],
+      ['not a scene', () => JSON.stringify({ type: 'excalidrawlib', libraryItems: [] }), 'SCENE_INVALID'],
+      ['an element without an id', () => scene([{ type: 'rectangle' }]), 'SCENE_INVALID'],
+      [
+        'a picture past the node limit',
+        () => scene([{ id: 'a', type: 'image', fileId: 'f' }], { files: { f: { mimeType: 'image/png', id: 'f', dataURL: `data:image/png;base64,iVBORw0KGgo${'A'.repeat(200_000)}` } } }),
+        'TOO_LARGE',
+      ],
+    ] as [string, () => string, string][]
   ).map(([name, make, code]) => [name, code, make]);
   it.each(cases)('%s: %s', async (_name, code, make) => {
     const file = join(dir, 'hostile.excalidraw');
@@ -162,7 +170,14 @@ describe('hostile scenes are refused or inert, and nothing is written', () => {
 
   it('a tree handed to the library must already be laid out (layout), and is refused otherwise', async () => {
     const before = repoState(ws);
-    const o = await insertNode(ws, { ledger: 'sketches', into: 'root', base: await base(), why: 'a tree', author: AUTHOR, payload: { type: 'figure', kind: 'excalidraw', source: scene([{ id: 'a', type: 'rectangle' }]) } as unknown as PayloadInput });
+    const o = await insertNode(ws, {
+      ledger: 'sketches',
+      into: 'root',
+      base: await base(),
+      why: 'a tree',
+      author: AUTHOR,
+      payload: { type: 'figure', kind: 'excalidraw', source: scene([{ id: 'a', type: 'rectangle' }]) } as unknown as PayloadInput,
+    });
     expect(o).toMatchObject({ outcome: 'rejected', code: 'SCENE_INVALID' });
     expect(repoState(ws)).toEqual(before);
   });

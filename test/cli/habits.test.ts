@@ -46,7 +46,11 @@ describe('--quiet, on every command: only errors', () => {
   });
 
   it('every command takes it (commands added later get it too: main adds it to each)', () => {
-    for (const c of buildProgram().commands) expect(c.options.map((o) => o.long), c.name()).toContain('--quiet');
+    for (const c of buildProgram().commands)
+      expect(
+        c.options.map((o) => o.long),
+        c.name(),
+      ).toContain('--quiet');
   });
 
   it('a write, a read and a render print nothing and exit 0', async () => {
@@ -167,8 +171,7 @@ describe('canvas completion bash|zsh|fish (@bomb.sh/tab, from the commands thems
 /** Every environment variable a file of src/ reads (not the ones it sets for git). */
 function variablesRead(): Set<string> {
   const found = new Set<string>();
-  const files = (dir: string): string[] =>
-    readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
+  const files = (dir: string): string[] => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : n.endsWith('.ts') ? [join(dir, n)] : []));
   for (const file of files(join(ROOT, 'src'))) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/\b(?:process\.)?env(?:\.([A-Z][A-Z0-9_]*)(?![A-Z0-9_])|\[['"]([A-Z][A-Z0-9_]*)['"]\])(?!\s*=[^=])/g)) found.add((m[1] ?? m[2])!);
@@ -238,7 +241,7 @@ describe('help', () => {
     for (const kind of union.split('|').map((k) => k.trim().replace(/'/g, ''))) expect(figure, kind).toContain(kind);
   });
 
-  it('canvas help <command> is that command\'s help; an unknown topic is USAGE', async () => {
+  it("canvas help <command> is that command's help; an unknown topic is USAGE", async () => {
     const r = await runMain(null, ['help', 'insert']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Usage: canvas insert');

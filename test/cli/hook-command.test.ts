@@ -24,7 +24,14 @@ const sessionStart = (session: string, cwd: string) =>
   JSON.stringify({ session_id: session, transcript_path: `/home/u/.claude/projects/p/${session}.jsonl`, cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'claude-sonnet-4-5' });
 /** What Claude Code sends a UserPromptSubmit hook (its hooks reference, "UserPromptSubmit input"). */
 const promptSubmit = (session: string, cwd: string) =>
-  JSON.stringify({ session_id: session, transcript_path: `/home/u/.claude/projects/p/${session}.jsonl`, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt: 'Go on with the release plan.' });
+  JSON.stringify({
+    session_id: session,
+    transcript_path: `/home/u/.claude/projects/p/${session}.jsonl`,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt: 'Go on with the release plan.',
+  });
 
 describe('canvas hook', () => {
   let ws: Workspace;
@@ -65,7 +72,7 @@ describe('canvas hook', () => {
     expect(rendered.stdout).toBe((await runCli(ws, ['render', 'plan', '--format', 'text'])).stdout);
   });
 
-  it('Claude Code, UserPromptSubmit: nothing at all while nothing changed, then another writer\'s edit with its reason and the new sha, then nothing again', async () => {
+  it("Claude Code, UserPromptSubmit: nothing at all while nothing changed, then another writer's edit with its reason and the new sha, then nothing again", async () => {
     const quiet = await hook(['claude-code'], promptSubmit('s-1', project));
     expect(quiet).toEqual({ stdout: '', stderr: '', code: 0 });
 
@@ -154,7 +161,10 @@ describe('canvas hook', () => {
   });
 
   it('the Copilot SDK: onSessionStart gets {additionalContext} with the prompt, onUserPromptSubmitted nothing until the canvas moves', async () => {
-    const start = await hook(['copilot', 'session-start', '--session', 'cp-1', '--ledger', 'plan'], JSON.stringify({ timestamp: 1764790000000, cwd: elsewhere, source: 'new', initialPrompt: 'Plan the release.' }));
+    const start = await hook(
+      ['copilot', 'session-start', '--session', 'cp-1', '--ledger', 'plan'],
+      JSON.stringify({ timestamp: 1764790000000, cwd: elsewhere, source: 'new', initialPrompt: 'Plan the release.' }),
+    );
     expect(start.stderr).toBe('');
     expect(start.code).toBe(0);
     const out = JSON.parse(start.stdout) as Record<string, string>;
@@ -178,7 +188,7 @@ describe('canvas hook', () => {
     expect(readSessionCursor(ws, 's-9', 'plan')).toBe(before[0]!.commit);
   });
 
-  it("runs as docs/agents.md configures Claude Code, on the input the page shows", async () => {
+  it('runs as docs/agents.md configures Claude Code, on the input the page shows', async () => {
     const doc = readFileSync(join(ROOT, 'docs', 'agents.md'), 'utf8');
     const settings = JSON.parse(/```json \.claude\/settings\.json\n([\s\S]*?)```/.exec(doc)![1]!) as { hooks: Record<string, Array<{ hooks: Array<{ type: string; command: string }> }>> };
     expect(Object.keys(settings.hooks)).toEqual(['SessionStart', 'UserPromptSubmit']);

@@ -28,7 +28,11 @@ describe('what canvas read, history and log run (nothing but the read itself)', 
   });
 
   it('neither the write path nor a renderer, and not the lazy bundle; no XML parser for bytes the store wrote', async () => {
-    for (const args of [['read', 'light'], ['history', 'light', node], ['log', 'light']]) {
+    for (const args of [
+      ['read', 'light'],
+      ['history', 'light', node],
+      ['log', 'light'],
+    ]) {
       const r = await loadedBy(ws, args);
       expect(r.code, r.stderr).toBe(0);
       expect([...r.bundles].sort(), args[0]).toEqual(['canvas.cjs', 'start.cjs']);

@@ -97,13 +97,7 @@ describe('a workspace this user may not write', () => {
     chmodSync(ws.root, 0o755);
     chmodSync(join(ws.root, 'state'), 0o755);
     chmodSync(ws.repo, 0o000);
-    const writes = [
-      ['insert', 'hidden', '--into', 'root', '--text', 'x', '--base', 'a'.repeat(40), '--why', 'try'],
-      ['create', 'other', '--why', 'try'],
-      ['remote', 'show'],
-      ['remote', 'unset'],
-      ['sync'],
-    ];
+    const writes = [['insert', 'hidden', '--into', 'root', '--text', 'x', '--base', 'a'.repeat(40), '--why', 'try'], ['create', 'other', '--why', 'try'], ['remote', 'show'], ['remote', 'unset'], ['sync']];
     for (const args of [['read', 'hidden'], ['list'], ['verify'], ...writes]) {
       const r = await runReadOnly(ws, [...args, '--json']);
       expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(1);

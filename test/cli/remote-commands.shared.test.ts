@@ -66,7 +66,11 @@ describe('canvas remote, canvas sync and canvas read --fetch', () => {
     const r = await runMain(b, ['sync', '--json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('REMOTE_DIVERGED');
-    expect(repoState(b).refs.split('\n').filter((l) => !l.includes('refs/remotes/'))).toEqual(state.refs.split('\n').filter((l) => !l.includes('refs/remotes/')));
+    expect(
+      repoState(b)
+        .refs.split('\n')
+        .filter((l) => !l.includes('refs/remotes/')),
+    ).toEqual(state.refs.split('\n').filter((l) => !l.includes('refs/remotes/')));
     expect(repoState(b).files).toEqual(state.files);
     expect(git(url, ['rev-parse', 'refs/heads/main'])).toBe(remoteMain);
   });

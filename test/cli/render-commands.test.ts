@@ -63,7 +63,7 @@ describe('canvas render', () => {
     expect(readdirSync(dir)).toEqual(['page.html']);
   });
 
-  it('writes -o through a symbolic link to the file it names, keeps a file\'s permissions, and writes a named pipe as a pipe', async () => {
+  it("writes -o through a symbolic link to the file it names, keeps a file's permissions, and writes a named pipe as a pipe", async () => {
     const dir = tempDir('canvas-out-');
     const printed = (await runMain(ws, ['render', 'cli-task', '--format', 'text'])).stdout;
     writeFileSync(join(dir, 'real.txt'), 'old');

@@ -14,12 +14,9 @@ describe('a decision settling, end to end', () => {
     };
     await run(['open', 'ship-the-flag', '--problem', 'The flag ships dark and nobody can turn it on.', '--expected-value', 'Ops can flip it per tenant.', '--why', 'task opened']);
     let base = baseOf((await run(['read', 'ship-the-flag'])).stdout);
-    const section = JSON.parse(
-      (await run(['insert', 'ship-the-flag', '--into', 'root', '--section', 'Decisions', '--base', base, '--why', 'a place for what we decide', '--json'])).stdout,
-    ).node as string;
+    const section = JSON.parse((await run(['insert', 'ship-the-flag', '--into', 'root', '--section', 'Decisions', '--base', base, '--why', 'a place for what we decide', '--json'])).stdout).node as string;
     base = baseOf((await run(['read', 'ship-the-flag'])).stdout);
-    const table =
-      '<table><row><cell>option</cell><cell>cost</cell></row><row><cell>A: a config key</cell><cell>none</cell></row><row><cell>B: a DB column</cell><cell>a migration</cell></row></table>';
+    const table = '<table><row><cell>option</cell><cell>cost</cell></row><row><cell>A: a config key</cell><cell>none</cell></row><row><cell>B: a DB column</cell><cell>a migration</cell></row></table>';
     const inserted = JSON.parse(
       (
         await run(['insert', 'ship-the-flag', '--after', section, '--xml', table, '--base', base, '--why', 'the options this decision is between', '--json'], {
@@ -47,9 +44,7 @@ describe('a decision settling, end to end', () => {
     );
 
     // A move keeps the id: the history spans it.
-    const moved = JSON.parse(
-      (await run(['move', 'ship-the-flag', b7, '--into', section, '--base', r1.revision, '--why', 'the decision belongs under Decisions', '--json'])).stdout,
-    );
+    const moved = JSON.parse((await run(['move', 'ship-the-flag', b7, '--into', section, '--base', r1.revision, '--why', 'the decision belongs under Decisions', '--json'])).stdout);
     const after = (await run(['history', 'ship-the-flag', b7])).stdout;
     expect(after.startsWith(history)).toBe(true);
     expect(after).toContain(`\nCanvas-Commit: ${moved.revision}\nCanvas-Author: leo | by-hand\nmove: the decision belongs under Decisions\n`);
@@ -61,9 +56,7 @@ describe('a decision settling, end to end', () => {
     await runMain(ws, ['create', 'eq', '--why', 'equality']);
     let base = baseOf((await runMain(ws, ['read', 'eq'])).stdout);
     const a = JSON.parse((await runMain(ws, ['insert', 'eq', '--into', 'root', '--text', 'a', '--base', base, '--why', 'first', '--json'])).stdout);
-    const b = JSON.parse(
-      (await runMain(ws, ['insert', 'eq', '--into', 'root', '--text', 'b', '--base', a.revision, '--why', `quoting Canvas-Node: ${a.node} in a reason`, '--json'])).stdout,
-    );
+    const b = JSON.parse((await runMain(ws, ['insert', 'eq', '--into', 'root', '--text', 'b', '--base', a.revision, '--why', `quoting Canvas-Node: ${a.node} in a reason`, '--json'])).stdout);
     base = b.revision;
     const h = await runMain(ws, ['history', 'eq', a.node, '--json']);
     const commits = JSON.parse(h.stdout).commits as Array<{ commit: string }>;

@@ -7,8 +7,7 @@ import type { Applied } from '../../src/store/repo/outcome.js';
 import { runMain } from '../helpers/run-main.js';
 import { AUTHOR, runCli, tempWorkspace } from '../helpers/workspace.js';
 
-const git = (ws: Workspace, args: string[], input?: string): string =>
-  execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', ...args], { cwd: ws.repo, encoding: 'utf8', input }).trim();
+const git = (ws: Workspace, args: string[], input?: string): string => execFileSync('git', ['-c', 'user.name=x', '-c', 'user.email=x@y', ...args], { cwd: ws.repo, encoding: 'utf8', input }).trim();
 
 /**
  * Commit a canvas file's bytes by hand, moving main and the canvas's ref to it, as a person with

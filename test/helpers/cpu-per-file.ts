@@ -16,7 +16,10 @@ const TICKS = 100;
 function ticks(): { self: number; children: number } {
   // The command name (field 2) may hold spaces: count fields from after its closing parenthesis.
   const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   // Fields 14-17 of proc(5) are utime, stime, cutime, cstime; f[0] is field 3.
   return { self: f[11]! + f[12]!, children: f[13]! + f[14]! };
 }

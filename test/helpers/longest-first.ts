@@ -39,6 +39,9 @@ export class LongestFirst extends BaseSequencer {
       return i < 0 ? LONGEST.length : i;
     };
     const sorted = await super.sort(files);
-    return sorted.map((s, i) => ({ s, i, r: rank(s) })).sort((a, b) => a.r - b.r || a.i - b.i).map(({ s }) => s);
+    return sorted
+      .map((s, i) => ({ s, i, r: rank(s) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map(({ s }) => s);
   }
 }

@@ -180,7 +180,8 @@ export async function runSignalTrials(options: SignalTrialOptions): Promise<Sign
           const after = main(ws);
           const moved = after !== before;
           const label = `trial ${i} (${kind}, ${signal} at ${step}${json ? ', --json' : ''})`;
-          const fail = (what: string) => report.failures.push(`${label}: ${what}; exit ${run.code ?? run.signal}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}, stderr ${JSON.stringify(run.stderr.slice(0, 300))}`);
+          const fail = (what: string) =>
+            report.failures.push(`${label}: ${what}; exit ${run.code ?? run.signal}, stdout ${JSON.stringify(run.stdout.slice(0, 300))}, stderr ${JSON.stringify(run.stderr.slice(0, 300))}`);
           report.trials += 1;
           report.byStep[step] = (report.byStep[step] ?? 0) + 1;
           report.bySignal[signal] = (report.bySignal[signal] ?? 0) + 1;

@@ -31,13 +31,7 @@ export interface CliResult {
  * @param input - what standard input holds (text, or raw bytes)
  * @param as - the user and group to run it as (a test running as root, as another user)
  */
-export function runCli(
-  ws: Workspace | null,
-  args: string[],
-  env: Record<string, string> = {},
-  input?: string | Buffer,
-  as: { uid?: number; gid?: number } = {},
-): Promise<CliResult> {
+export function runCli(ws: Workspace | null, args: string[], env: Record<string, string> = {}, input?: string | Buffer, as: { uid?: number; gid?: number } = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'canvas.js'), ...args], {
     env: { ...process.env, ...(ws ? { CANVAS_WORKSPACE: ws.root } : {}), CANVAS_AUTHOR: AUTHOR, NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],

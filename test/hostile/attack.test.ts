@@ -89,9 +89,23 @@ const LEDGERS: Case[] = ['../x', 'A', 'x.xml', 'a..b', 'x.', 'x.lock', 'a/b', 'a
   (id): Case => [`ledger id ${JSON.stringify(id)}`, () => create(id), 'BAD_LEDGER_ID'],
 );
 
-const REASONS: Case[] = ['', '   ', 'a\nb', 'a\rb', 'bell\u0007', 'nul\u0000', 'next\u0085line', 'ls\u2028', 'ps\u2029', 'rlo\u202e', 'isolate\u2066', 'del\u007f', 'tab\there', 'x'.repeat(501), 'lone \ud800'].map(
-  (why): Case => [`reason ${JSON.stringify(why.slice(0, 20))}`, () => withWhy(why), 'BAD_REASON'],
-);
+const REASONS: Case[] = [
+  '',
+  '   ',
+  'a\nb',
+  'a\rb',
+  'bell\u0007',
+  'nul\u0000',
+  'next\u0085line',
+  'ls\u2028',
+  'ps\u2029',
+  'rlo\u202e',
+  'isolate\u2066',
+  'del\u007f',
+  'tab\there',
+  'x'.repeat(501),
+  'lone \ud800',
+].map((why): Case => [`reason ${JSON.stringify(why.slice(0, 20))}`, () => withWhy(why), 'BAD_REASON']);
 
 const AUTHORS: Case[] = [
   ' leo',
@@ -113,7 +127,11 @@ const AUTHORS: Case[] = [
 
 const PAYLOADS: Case[] = [
   ['a DOCTYPE', () => xml('<!DOCTYPE text [<!ENTITY x "y">]><text>&x;</text>'), 'UNSAFE_XML'],
-  ['billion laughs', () => xml(`<!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><text>&lol9;</text>`), 'UNSAFE_XML'],
+  [
+    'billion laughs',
+    () => xml(`<!DOCTYPE lolz [<!ENTITY lol "lol">${Array.from({ length: 9 }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i || ''};`.repeat(10)}">`).join('')}]><text>&lol9;</text>`),
+    'UNSAFE_XML',
+  ],
   ['an external entity', () => xml('<!DOCTYPE t [<!ENTITY e SYSTEM "file:///etc/passwd">]><text>&e;</text>'), 'UNSAFE_XML'],
   ['an undefined entity', () => xml('<text>&nbsp;</text>'), 'UNSAFE_XML'],
   ['an XML declaration', () => xml('<?xml version="1.0"?><text>x</text>'), 'UNSAFE_XML'],

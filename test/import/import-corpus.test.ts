@@ -70,7 +70,10 @@ describe.skipIf(MADR_CORPUS === null)('canvas import and build on the MADR corpu
       // (b) The node count equals the block count the import reported, and the ids match.
       const stored = count(canvas.children);
       expect(stored.length, file).toBe(result.blocks);
-      expect(stored.map((n) => n.id), file).toEqual(result.nodes.map((n) => n.id));
+      expect(
+        stored.map((n) => n.id),
+        file,
+      ).toEqual(result.nodes.map((n) => n.id));
       expect(stored.every((n) => n.v === 1)).toBe(true);
       // Every record has its H1 and at least one section; nothing was left blank.
       expect(result.nodes.some((n) => n.type === 'section') || file === 'index.md', file).toBe(true);

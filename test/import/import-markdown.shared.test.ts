@@ -89,7 +89,13 @@ describe('importMarkdown', () => {
         type: 'section',
         title: 'Options',
         children: [
-          { type: 'table', rows: [['Option', 'Cost'], ['canvas', 'low']] },
+          {
+            type: 'table',
+            rows: [
+              ['Option', 'Cost'],
+              ['canvas', 'low'],
+            ],
+          },
           { type: 'text', text: 'canvas read x' },
           { type: 'link', href: 'plan.png', label: 'plan' },
           { type: 'link', href: 'https://example.test/adr', label: 'https://example.test/adr' },
@@ -141,7 +147,7 @@ describe('importMarkdown', () => {
     expect(reason.endsWith('… (import: long.md line 3: paragraph)')).toBe(true);
   });
 
-  it('refuses an existing canvas with the store\'s CANVAS_EXISTS and writes nothing', async () => {
+  it("refuses an existing canvas with the store's CANVAS_EXISTS and writes nothing", async () => {
     const ws = tempWorkspace();
     const created = await createCanvas(ws, { ledger: 'taken', why: 'there first', author: AUTHOR });
     expect(created.outcome).toBe('applied');

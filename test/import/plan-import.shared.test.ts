@@ -20,10 +20,7 @@ describe('planImport: front matter', () => {
       parent: null,
       payload: { type: 'list', ordered: false, items: ['status: accepted', 'date:', 'tags: [a, b]', 'who: {name: x}'] },
     });
-    expect(plan.flattened.map((f) => f.what)).toEqual([
-      'front matter "tags": nested value written on one line',
-      'front matter "who": nested value written on one line',
-    ]);
+    expect(plan.flattened.map((f) => f.what)).toEqual(['front matter "tags": nested value written on one line', 'front matter "who": nested value written on one line']);
   });
 
   it('maps a YAML sequence to one item per element and skips empty front matter (reported)', () => {
@@ -227,7 +224,12 @@ describe('planImport: tables', () => {
 
   it('flattens inline formatting in cells (reported) and reports alignment it does not keep', () => {
     const plan = planImport('| *a* | b |\n|:--|--:|\n| 1 | 2 |\n');
-    expect(plan.nodes[0]!.payload).toMatchObject({ rows: [['a', 'b'], ['1', '2']] });
+    expect(plan.nodes[0]!.payload).toMatchObject({
+      rows: [
+        ['a', 'b'],
+        ['1', '2'],
+      ],
+    });
     expect(plan.flattened.map((f) => f.what)).toEqual(['emphasis flattened to plain text: "a"', 'table column alignment not kept']);
   });
 

@@ -148,10 +148,12 @@ describe.runIf(run)('ui://canvas/<ledger> in a host page through the MCP Apps br
     });
     await p.goto(`${hostOrigin}/`);
     await p.waitForFunction(() => (window as unknown as { hostReady?: boolean }).hostReady === true);
-    await p.evaluate(
-      ([html, csp, input, result]) => (window as unknown as { show: (...a: unknown[]) => Promise<void> }).show(html, csp, input, result),
-      [view.text, view._meta?.ui?.csp ?? {}, { workspace: s.ws.root, ledger: 'demo' }, read] as const,
-    );
+    await p.evaluate(([html, csp, input, result]) => (window as unknown as { show: (...a: unknown[]) => Promise<void> }).show(html, csp, input, result), [
+      view.text,
+      view._meta?.ui?.csp ?? {},
+      { workspace: s.ws.root, ledger: 'demo' },
+      read,
+    ] as const);
     const frame = await viewFrame(p);
 
     // The canvas shows: its revision, the question index, each node with its reasons; nothing to edit.

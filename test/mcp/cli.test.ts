@@ -47,7 +47,10 @@ describe('canvas mcp on the command line', () => {
     ];
     const r = await runCli(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     expect(r.code, r.stderr).toBe(0);
-    const answers = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { outcome?: string }; tools?: unknown[] } });
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { outcome?: string }; tools?: unknown[] } });
     expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
     expect(answers.find((a) => a.id === 2)?.result?.structuredContent?.outcome).toBe('applied');
     expect((await runCli(ws, ['read', 'late'])).code).toBe(0);
@@ -57,10 +60,17 @@ describe('canvas mcp on the command line', () => {
     const ws = tempWorkspace();
     const SDK = /\/node_modules\/(@modelcontextprotocol\/(server|core)|zod)\//;
     expect((await runCli(ws, ['create', 'quiet', '--why', 'a canvas to read'])).code).toBe(0);
-    for (const args of [['read', 'quiet'], ['log', 'quiet'], ['render', 'quiet']]) {
+    for (const args of [
+      ['read', 'quiet'],
+      ['log', 'quiet'],
+      ['render', 'quiet'],
+    ]) {
       const r = await loadedBy(ws, args);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.packages.filter((u) => SDK.test(u)), args[0]).toEqual([]);
+      expect(
+        r.packages.filter((u) => SDK.test(u)),
+        args[0],
+      ).toEqual([]);
     }
     const mcp = await loadedBy(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, '');
     expect(mcp.code).toBe(0);

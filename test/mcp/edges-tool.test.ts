@@ -21,7 +21,14 @@ describe('canvas_edges over MCP', () => {
     const b = (await openCanvas(ws, { ledger: 'store', problem: 'Where does the canvas live?', expectedValue: 'One git repository.', why: 'a task', author: 'leo' })) as Applied;
     decision = b.nodes![1]!;
     const a = (await openCanvas(ws, { ledger: 'locks', problem: 'Writers race.', expectedValue: 'One lock per write.', why: 'another task', author: 'leo' })) as Applied;
-    const linked = (await insertNode(ws, { ledger: 'locks', after: a.nodes![1]!, payload: { xml: `<link href="canvas:store#${decision}">the store decision</link>` }, base: a.revision, why: 'the lock guards that repository', author: 'leo' })) as Applied;
+    const linked = (await insertNode(ws, {
+      ledger: 'locks',
+      after: a.nodes![1]!,
+      payload: { xml: `<link href="canvas:store#${decision}">the store decision</link>` },
+      base: a.revision,
+      why: 'the lock guards that repository',
+      author: 'leo',
+    })) as Applied;
     pointer = linked.node!;
     [leo, zed] = await Promise.all([connectAs(ws, 'leo'), connectAs(ws, 'zed')]);
   });

@@ -140,12 +140,18 @@ await client.close();
 
 describe('refused requests write nothing', () => {
   const post = (headers: Record<string, string>, body = INIT) =>
-    rawRequest(served.server.port, 'POST', '/mcp', {
-      host: `127.0.0.1:${served.server.port}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    }, body);
+    rawRequest(
+      served.server.port,
+      'POST',
+      '/mcp',
+      {
+        host: `127.0.0.1:${served.server.port}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body,
+    );
 
   it('401 with WWW-Authenticate: Bearer without a token, with a wrong one, with the tab’s secret, with the tab’s cookie alone', async () => {
     const before = await mainRef();

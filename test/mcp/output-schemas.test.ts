@@ -86,7 +86,10 @@ describe.each(SDKS)('canvas mcp through the %s client: every tool declares an ou
   it('lists an object output schema on every tool, one of whose branches is the error shape, and the annotations that differ from the defaults', () => {
     for (const t of tools) {
       expect(t.outputSchema?.type, t.name).toBe('object');
-      expect(t.outputSchema?.anyOf?.some((b) => b.required?.join() === 'error'), t.name).toBe(true);
+      expect(
+        t.outputSchema?.anyOf?.some((b) => b.required?.join() === 'error'),
+        t.name,
+      ).toBe(true);
     }
     const hint = (name: string, key: string) => tools.find((t) => t.name === name)?.annotations?.[key];
     // replace overwrites content (destructive, MCP's default); remove drops a node; insert repeated inserts again.
@@ -113,7 +116,7 @@ describe.each(SDKS)('canvas mcp through the %s client: every tool declares an ou
     await value(leo, 'canvas_history', { ledger: 'o', node: problem });
     await refusal(leo, 'canvas_history', { ledger: 'o', node: 'zz99' });
 
-    let base = ((await leo.read('o')).base);
+    let base = (await leo.read('o')).base;
     const inserted = (await value(leo, 'canvas_insert', { ledger: 'o', after: expected, section: 'Notes', base, why: 'a place for notes' })).structured as unknown as Applied;
     await refusal(leo, 'canvas_insert', { ledger: 'o', after: expected, text: 'x', base, why: 'two\nlines' });
     base = inserted.revision;

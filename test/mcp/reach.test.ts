@@ -118,7 +118,13 @@ describe('a client on a revision before structured content', () => {
     ];
     const r = await runCli(null, ['mcp', '--as', 'eve', '--workspace', ws.root], {}, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
     expect(r.code, r.stderr).toBe(0);
-    const answers = new Map(r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; result: { protocolVersion?: string; content: Array<{ text: string }>; structuredContent: unknown } }).map((a) => [a.id, a.result]));
+    const answers = new Map(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result: { protocolVersion?: string; content: Array<{ text: string }>; structuredContent: unknown } })
+        .map((a) => [a.id, a.result]),
+    );
     expect(answers.get(1)?.protocolVersion).toBe('2025-03-26');
     expect(answers.get(2)?.content).toEqual([{ type: 'text', text: `Canvas-Base: ${revision}\n${xml}` }]);
     expect(answers.get(2)?.structuredContent).toEqual({ ledger: 'old', revision, xml });

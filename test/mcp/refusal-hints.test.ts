@@ -94,7 +94,11 @@ describe('refusals over MCP speak MCP', () => {
       expect(refusal!.hint, `${tool}: ${r.text}`).not.toMatch(FLAG);
       // A hint can be followed: every tool it names is listed, and every argument it names is one of theirs.
       const named = [...refusal!.hint.matchAll(/canvas_[a-z_]+/g)].map((m) => m[0]);
-      for (const name of named) expect(listed.map((t) => t.name), `${tool}: ${refusal!.hint}`).toContain(name);
+      for (const name of named)
+        expect(
+          listed.map((t) => t.name),
+          `${tool}: ${refusal!.hint}`,
+        ).toContain(name);
       const known = new Set([tool, ...named].flatMap(argsOf));
       for (const [, arg] of refusal!.hint.matchAll(/`([a-zA-Z]+)`/g)) expect([...known], `${tool}: ${refusal!.hint}`).toContain(arg);
       codes.add(refusal!.code);

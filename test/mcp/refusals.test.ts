@@ -172,7 +172,7 @@ describe('canvas mcp refusals: workspace scoping and the reason field (docs/mcp.
     expect((await leo.error('canvas_history', { workspace: ws.root, ledger: 'r', node: 'zz99' })).code).toBe('NODE_NOT_FOUND');
   });
 
-  it('arguments the input schema refuses (a missing or unknown argument, a wrong type) are the SDK\'s isError, and nothing is written', async () => {
+  it("arguments the input schema refuses (a missing or unknown argument, a wrong type) are the SDK's isError, and nothing is written", async () => {
     const before = repoState(ws);
     const refused = [
       ['canvas_replace', { ledger: 'r', node, text: 'a', base, why: 'no workspace' }],

@@ -84,7 +84,11 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     expect(read.code).toBe('NO_ROLE');
     expect(read.message).toContain('plan');
     expect(read.hint).toContain('leo');
-    for (const [tool, extra] of [['canvas_history', { node: ids.t1 }], ['canvas_history', {}], ['canvas_list_proposals', {}]] as const) {
+    for (const [tool, extra] of [
+      ['canvas_history', { node: ids.t1 }],
+      ['canvas_history', {}],
+      ['canvas_list_proposals', {}],
+    ] as const) {
       expect((await s.zed.error(tool, args(extra))).code).toBe('NO_ROLE');
     }
     const write = await s.zed.error('canvas_replace', args({ node: ids.t1, text: 'zed was here', base: head, why: 'no grant' }));
@@ -130,9 +134,7 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     expect(read.xml).not.toContain('Cam signs off');
     head = read.base;
     const listed = JSON.parse((await s.vic.call('canvas_list_proposals', args({}))).text) as { proposals: { id: string; status: string; proposedBy: string }[] };
-    expect(listed.proposals.map((p) => [p.id, p.status, p.proposedBy]).sort()).toEqual(
-      [ids.p1, ids.p2, ids.p3].map((id) => [id, 'open', 'cam']).sort(),
-    );
+    expect(listed.proposals.map((p) => [p.id, p.status, p.proposedBy]).sort()).toEqual([ids.p1, ids.p2, ids.p3].map((id) => [id, 'open', 'cam']).sort());
   });
 
   it('a stale write gets conflict with both revisions and the node diff, and nothing is written', async () => {
@@ -152,7 +154,7 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     const approved = (await s.leo.write('canvas_approve_proposal', args({ proposalId: ids.p1, why: 'docs belong in the release' }))) as Applied;
     expect(approved).toMatchObject({ outcome: 'applied', node: ids.t2 });
     expect((await s.leo.read('plan')).xml).toContain('<item>docs</item>');
-    const rejected = await s.leo.write('canvas_reject_proposal', args({ proposalId: ids.p2, why: 'the sign-off is the owner\'s to decide' }));
+    const rejected = await s.leo.write('canvas_reject_proposal', args({ proposalId: ids.p2, why: "the sign-off is the owner's to decide" }));
     expect(rejected).toMatchObject({ outcome: 'applied', node: null });
     expect((await s.leo.read('plan')).xml).toContain('<question id');
     expect((await s.leo.read('plan')).xml).not.toContain('Cam signs off');
@@ -193,7 +195,7 @@ describe.each(SDKS)('canvas mcp through the %s client: the roles scenario end to
     expect(await s.leo.write('canvas_create', { ...w, ledger: 'side', why: 'a side task' })).toMatchObject({ outcome: 'applied' });
     const opened = (await s.leo.write('canvas_open', { ...w, ledger: 'next', problem: 'The release is manual.', expectedValue: 'One command ships it.', why: 'the next task' })) as Applied;
     expect(opened).toMatchObject({ outcome: 'applied', nodes: [expect.any(String), expect.any(String)] });
-    expect(await s.leo.write('canvas_remove', { ...w, ledger: 'next', node: opened.nodes![1], base: opened.revision, why: 'the value is the plan\'s' })).toMatchObject({ outcome: 'applied' });
+    expect(await s.leo.write('canvas_remove', { ...w, ledger: 'next', node: opened.nodes![1], base: opened.revision, why: "the value is the plan's" })).toMatchObject({ outcome: 'applied' });
     expect(await s.leo.write('canvas_import', { ...w, ledger: 'adr', markdown: '# Ship on Monday\n\nFriday is a freeze day.\n', why: 'the decision record' })).toMatchObject({ outcome: 'applied' });
     expect(await s.leo.write('canvas_grant', { ...w, ledger: 'side', who: 'vic', role: 'viewer', why: 'vic follows it' })).toMatchObject({ outcome: 'applied' });
     expect(await s.leo.write('canvas_revoke', { ...w, ledger: 'side', who: 'vic', why: 'vic moved on' })).toMatchObject({ outcome: 'applied' });

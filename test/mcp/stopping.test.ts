@@ -53,7 +53,12 @@ function rawClient(child: ChildProcessWithoutNullStreams) {
 }
 
 /** Start a server (the fixture: the CLI's entry, writes paused at their commit) and initialize it. */
-async function started(): Promise<{ child: ChildProcessWithoutNullStreams; client: ReturnType<typeof rawClient>; args: (a: Record<string, unknown>) => Record<string, unknown>; closed: Promise<number | null> }> {
+async function started(): Promise<{
+  child: ChildProcessWithoutNullStreams;
+  client: ReturnType<typeof rawClient>;
+  args: (a: Record<string, unknown>) => Record<string, unknown>;
+  closed: Promise<number | null>;
+}> {
   const child = spawn(process.execPath, [fixture.path, 'mcp', '--as', 'leo', '--workspace', ws.root], {
     env: { ...process.env, CANVAS_WORKSPACE: ws.root },
     stdio: ['pipe', 'pipe', 'pipe', 'pipe'],

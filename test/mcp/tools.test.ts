@@ -66,7 +66,7 @@ describe('canvas mcp: the tools as a client lists them', () => {
     await eve.close();
   });
 
-  it('lists exactly these tools, each with exactly the command line\'s argument names', () => {
+  it("lists exactly these tools, each with exactly the command line's argument names", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(ARGUMENTS).sort());
     for (const t of tools) {
       expect(Object.keys(t.inputSchema.properties ?? {}).sort(), t.name).toEqual([...ARGUMENTS[t.name]!].sort());
@@ -107,13 +107,23 @@ describe('canvas mcp: the tools as a client lists them', () => {
     expect(said).toContain('"eve"');
     // Said once: no description repeats a rule the instructions give.
     for (const t of tools) expect(t.description, t.name).not.toMatch(/one node per call|quietly answer|not success/);
-    const reads = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort();
+    const reads = tools
+      .filter((t) => t.annotations?.readOnlyHint === true)
+      .map((t) => t.name)
+      .sort();
     expect(reads).toEqual(['canvas_edges', 'canvas_history', 'canvas_list', 'canvas_list_proposals', 'canvas_read', 'canvas_search', 'canvas_verify']);
   });
 
   it('canvas_read with format text gives the prompt with the revision to write against', async () => {
     await createCanvas(ws, { ledger: 'p', why: 'prompt', author: 'eve' });
-    const t = (await insertNode(ws, { ledger: 'p', into: 'root', payload: { question: 'Who owns it?' }, base: (await readCanvasText(ws, { ledger: 'p' })).revision, why: 'nobody does yet', author: 'eve' })) as Applied;
+    const t = (await insertNode(ws, {
+      ledger: 'p',
+      into: 'root',
+      payload: { question: 'Who owns it?' },
+      base: (await readCanvasText(ws, { ledger: 'p' })).revision,
+      why: 'nobody does yet',
+      author: 'eve',
+    })) as Applied;
     const r = await eve.call('canvas_read', { workspace: ws.root, ledger: 'p', format: 'text', edits: 5 });
     expect(r.isError, r.text).toBe(false);
     const { content, revision } = r.structured as { content: string; revision: string };

@@ -80,7 +80,7 @@ describe('the inbox over MCP', () => {
     expect(second.events).toEqual([]);
   });
 
-  it('says nothing twice: a state an earlier event ended with, an ending\'s report (its reason), a waiting proposal\'s reason', async () => {
+  it("says nothing twice: a state an earlier event ended with, an ending's report (its reason), a waiting proposal's reason", async () => {
     await grantRole(ws, { ledger: 'm2', who: 'ana', role: 'editor', why: 'ana decides proposals', author: 'leo' });
     const node = (await ana.read('m2')).xml.match(/<text id="([a-z0-9]+)"/)![1]!;
     let base = (await ana.read('m2')).base;
@@ -93,7 +93,10 @@ describe('the inbox over MCP', () => {
     const p = await runCli(ws, ['insert', 'm2', '--into', 'root', '--text', 'Add a keep-alive.', '--base', base, '--why', 'keep-alives avoid the idle cut', '--json'], { CANVAS_AUTHOR: 'cy' });
     expect(p.code, p.stderr).toBe(0);
     expect((await runCli(ws, ['freeze', 'm2', '--why', 'the proxy settings are decided'], { CANVAS_AUTHOR: 'leo' })).code).toBe(0);
-    const inbox = (await ana.call('canvas_inbox', { workspace: ws.root })).structured as { events: Array<{ op: string; reason: string; diff: { before?: unknown; after?: { xml: string } } | null; ending?: unknown }>; waiting: Array<{ why?: string }> };
+    const inbox = (await ana.call('canvas_inbox', { workspace: ws.root })).structured as {
+      events: Array<{ op: string; reason: string; diff: { before?: unknown; after?: { xml: string } } | null; ending?: unknown }>;
+      waiting: Array<{ why?: string }>;
+    };
     const replaces = inbox.events.filter((e) => e.op === 'replace');
     expect(replaces).toHaveLength(2);
     expect(replaces[0]!.diff).toHaveProperty('before');

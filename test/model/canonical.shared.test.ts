@@ -24,7 +24,13 @@ const block: fc.Arbitrary<Omit<CanvasNode, 'id' | 'v'>> = fc.oneof(
 );
 
 const canvas: fc.Arbitrary<Canvas> = fc
-  .array(fc.oneof(block.map((b) => ({ b, kids: null as null | Omit<CanvasNode, 'id' | 'v'>[] })), fc.record({ title: line, kids: fc.array(block, { maxLength: 3 }) }).map((s) => ({ b: { type: 'section' as const, title: s.title, children: [] }, kids: s.kids }))), { maxLength: 6 })
+  .array(
+    fc.oneof(
+      block.map((b) => ({ b, kids: null as null | Omit<CanvasNode, 'id' | 'v'>[] })),
+      fc.record({ title: line, kids: fc.array(block, { maxLength: 3 }) }).map((s) => ({ b: { type: 'section' as const, title: s.title, children: [] }, kids: s.kids })),
+    ),
+    { maxLength: 6 },
+  )
   .map((items) => ({
     ledger: 'prop',
     schema: '2' as const,
@@ -80,8 +86,6 @@ describe('canonical bytes (docs/canonical.md)', () => {
       link: ['id', 'v', 'href'],
       question: ['id', 'v', 'answered'],
     });
-    expect(() => parseCanvas('<canvas ledger="t" schema="2"><text id="ab" v="1" open="true">x</text></canvas>')).toThrow(
-      expect.objectContaining({ code: 'SCHEMA' }),
-    );
+    expect(() => parseCanvas('<canvas ledger="t" schema="2"><text id="ab" v="1" open="true">x</text></canvas>')).toThrow(expect.objectContaining({ code: 'SCHEMA' }));
   });
 });

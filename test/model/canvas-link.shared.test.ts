@@ -50,7 +50,13 @@ describe('canvas: links', () => {
   it('warns of a link to no canvas, to no node, and a malformed one; judges no node of an unreadable canvas', () => {
     const link = (node: string, href: string) => ({ node, href, label: node, kind: 'canvas' as const, ...(canvasLinkTarget(href) ? { target: canvasLinkTarget(href)! } : {}) });
     const graph = new Map([
-      ['a', { nodes: new Set(['l1', 'l2', 'l3', 'l4', 'l5', 'l6']), links: [link('l1', 'canvas:b#x1'), link('l2', 'canvas:b#zz9'), link('l3', 'canvas:gone'), link('l4', 'canvas:Bad'), link('l5', 'canvas:c#q1'), link('l6', 'canvas:a#l1')] }],
+      [
+        'a',
+        {
+          nodes: new Set(['l1', 'l2', 'l3', 'l4', 'l5', 'l6']),
+          links: [link('l1', 'canvas:b#x1'), link('l2', 'canvas:b#zz9'), link('l3', 'canvas:gone'), link('l4', 'canvas:Bad'), link('l5', 'canvas:c#q1'), link('l6', 'canvas:a#l1')],
+        },
+      ],
       ['b', { nodes: new Set(['x1']), links: [link('m1', 'canvas:gone#x1')] }],
       ['c', { nodes: null, links: [] }],
     ]);

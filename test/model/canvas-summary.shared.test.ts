@@ -34,8 +34,7 @@ describe('canvasSummary (docs/projections.md, "The summary")', () => {
   });
 
   it('cuts a long text before a space, leaving off trailing punctuation', () => {
-    const problem =
-      'The nightly build takes ninety minutes, most of it spent re-downloading dependencies that have not changed, and engineers wait on it every morning.';
+    const problem = 'The nightly build takes ninety minutes, most of it spent re-downloading dependencies that have not changed, and engineers wait on it every morning.';
     const s = canvasSummary(canvas(text('p1', problem)))!;
     expect(s.cut).toBe(true);
     expect(s.text).toBe('The nightly build takes ninety minutes, most of it spent re-downloading…');

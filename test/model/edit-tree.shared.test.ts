@@ -30,14 +30,10 @@ describe('editTree', () => {
           let edit: TreeEdit;
           if (!target || s.kind <= 2) {
             const into = anchor?.node.type === 'section' && s.b % 2 === 0 ? anchor.node.id : 'root';
-            const payload: CanvasNode =
-              s.kind === 0 ? { type: 'section', id: '', v: 0, title: `s${s.a}`, children: [] } : { type: 'text', id: '', v: 0, text: `t${s.a}` };
+            const payload: CanvasNode = s.kind === 0 ? { type: 'section', id: '', v: 0, title: `s${s.a}`, children: [] } : { type: 'text', id: '', v: 0, text: `t${s.a}` };
             edit = { op: 'insert', id: `n${minted++}`, payload, anchor: s.b % 3 === 0 || !anchor ? { into } : { after: anchor.node.id } };
           } else if (s.kind <= 4) {
-            const payload: CanvasNode =
-              target.node.type === 'section'
-                ? { type: 'section', id: '', v: 0, title: `s${s.a}!`, children: [] }
-                : { type: 'text', id: '', v: 0, text: `t${s.a}!${s.b}` };
+            const payload: CanvasNode = target.node.type === 'section' ? { type: 'section', id: '', v: 0, title: `s${s.a}!`, children: [] } : { type: 'text', id: '', v: 0, text: `t${s.a}!${s.b}` };
             edit = { op: 'replace', node: target.node.id, payload };
           } else if (s.kind <= 6) {
             edit = { op: 'move', node: target.node.id, anchor: s.b % 3 === 0 || !anchor ? { into: 'root' } : { after: anchor.node.id } };

@@ -9,7 +9,7 @@ describe('escapeText and escapeAttribute', () => {
   it('escape exactly the characters the canonical form names, each occurrence', () => {
     expect(escapeText('a & b < c > d ]]> e ]]]> f "g"\t\n\r')).toBe('a &amp; b &lt; c > d ]]&gt; e ]]]&gt; f "g"\t\n\r');
     expect(escapeText('&amp;&lt;')).toBe('&amp;amp;&amp;lt;');
-    expect(escapeAttribute('a & b < c > d "e" \'f\'\tg\nh\ri ]]>')).toBe('a &amp; b &lt; c > d &quot;e&quot; \'f\'&#9;g&#10;h&#13;i ]]>');
+    expect(escapeAttribute('a & b < c > d "e" \'f\'\tg\nh\ri ]]>')).toBe("a &amp; b &lt; c > d &quot;e&quot; 'f'&#9;g&#10;h&#13;i ]]>");
     expect(escapeText('plain text, é ✓')).toBe('plain text, é ✓');
     expect(escapeAttribute('')).toBe('');
   });

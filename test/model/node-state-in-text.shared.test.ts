@@ -32,10 +32,26 @@ const block: fc.Arbitrary<Omit<CanvasNode, 'id' | 'v'>> = fc.oneof(
   fc.record({ source: text, kind: fc.constantFrom('diagram' as const, 'mermaid' as const), caption: line }).map((r) => ({ type: 'figure' as const, ...r })),
 );
 
-const section = fc.record({ title: line, kids: fc.array(fc.oneof(block, block, fc.record({ title: line }).map((s) => ({ type: 'section' as const, title: s.title, children: [] }))), { maxLength: 3 }) });
+const section = fc.record({
+  title: line,
+  kids: fc.array(
+    fc.oneof(
+      block,
+      block,
+      fc.record({ title: line }).map((s) => ({ type: 'section' as const, title: s.title, children: [] })),
+    ),
+    { maxLength: 3 },
+  ),
+});
 
 const canvas: fc.Arbitrary<Canvas> = fc
-  .array(fc.oneof(block.map((b) => ({ b, kids: null as null | Omit<CanvasNode, 'id' | 'v'>[] })), section.map((s) => ({ b: { type: 'section' as const, title: s.title, children: [] }, kids: s.kids }))), { maxLength: 6 })
+  .array(
+    fc.oneof(
+      block.map((b) => ({ b, kids: null as null | Omit<CanvasNode, 'id' | 'v'>[] })),
+      section.map((s) => ({ b: { type: 'section' as const, title: s.title, children: [] }, kids: s.kids })),
+    ),
+    { maxLength: 6 },
+  )
   .map((items) => {
     let n = 0;
     const id = () => `n${(n++).toString(36)}`;

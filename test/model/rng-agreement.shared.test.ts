@@ -59,9 +59,7 @@ const valid: Record<string, string> = {
   'excalidraw figure with caption': c('<figure id="f1" v="1" kind="excalidraw" caption="sketch">{\n  "type": "excalidraw",\n  "elements": []\n}</figure>'),
   'mermaid figure with caption': c('<figure id="f1" v="1" kind="mermaid" caption="flow">graph TD\n A--&gt;B</figure>'),
   'svg figure': c(`<figure id="f1" v="1" kind="svg"><svg ${SVG} viewBox="0 0 1 1"><rect x="0" y="0" width="1" height="1"/></svg></figure>`),
-  'svg with text and xlink': c(
-    `<figure id="f1" v="1" kind="svg"><svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink"><text x="1">Hi <tspan>there</tspan></text><use xlink:href="#a"/></svg></figure>`,
-  ),
+  'svg with text and xlink': c(`<figure id="f1" v="1" kind="svg"><svg ${SVG} xmlns:xlink="http://www.w3.org/1999/xlink"><text x="1">Hi <tspan>there</tspan></text><use xlink:href="#a"/></svg></figure>`),
   'empty section': c('<section id="s1" v="1" title="Goal"></section>'),
   'section with blocks': c('<section id="s1" v="2" title="Goal"><text id="ab" v="1">x</text><list id="l1" v="1"><item>a</item></list></section>'),
   'nested section': c('<section id="s1" v="1" title="A"><section id="s2" v="1" title="B"><text id="ab" v="1">x</text></section></section>'),
@@ -70,9 +68,7 @@ const valid: Record<string, string> = {
   'large v': c('<text id="ab" v="999999999">x</text>'),
   'ledger with dots': c('<text id="ab" v="1">x</text>', 'a.b-c_d'),
   'pretty printed': '<canvas ledger="t" schema="2">\n  <text id="ab" v="1">x</text>\n  <list id="cd" v="1">\n    <item>y</item>\n  </list>\n</canvas>\n',
-  'every node type': c(
-    '<section id="s1" v="1" title="S"><text id="a1" v="1">t</text><question id="a2" v="1">q</question></section><link id="a3" v="1" href="mailto:x@y">m</link>',
-  ),
+  'every node type': c('<section id="s1" v="1" title="S"><text id="a1" v="1">t</text><question id="a2" v="1">q</question></section><link id="a3" v="1" href="mailto:x@y">m</link>'),
 };
 
 const invalid: Record<string, string> = {

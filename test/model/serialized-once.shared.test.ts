@@ -4,12 +4,8 @@ import { parseRetryAfter } from '../../src/model/parse-retry-after.js';
 
 describe('CanvasError.toJSON (docs/errors.md): the one shape both edges print', () => {
   it('is code, message, hint, in that order, and data only when it holds anything', () => {
-    expect(JSON.stringify(new CanvasError('NODE_NOT_FOUND', 'no node n9', 'run canvas read t1'))).toBe(
-      '{"code":"NODE_NOT_FOUND","message":"no node n9","hint":"run canvas read t1"}',
-    );
-    expect(JSON.stringify({ error: new CanvasError('TOO_LARGE', 'too big', 'smaller', { size: 3 }) })).toBe(
-      '{"error":{"code":"TOO_LARGE","message":"too big","hint":"smaller","data":{"size":3}}}',
-    );
+    expect(JSON.stringify(new CanvasError('NODE_NOT_FOUND', 'no node n9', 'run canvas read t1'))).toBe('{"code":"NODE_NOT_FOUND","message":"no node n9","hint":"run canvas read t1"}');
+    expect(JSON.stringify({ error: new CanvasError('TOO_LARGE', 'too big', 'smaller', { size: 3 }) })).toBe('{"error":{"code":"TOO_LARGE","message":"too big","hint":"smaller","data":{"size":3}}}');
   });
 });
 

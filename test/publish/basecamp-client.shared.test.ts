@@ -32,9 +32,7 @@ describe('BasecampClient against the local Basecamp', () => {
   it('creates on the to-do, then updates the same comment; Basecamp stores exactly what was sent', async () => {
     const c = client();
     const created = await c.createComment(TODO, '<div>one</div>');
-    expect(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
-      `POST /195539477/buckets/2085958504/recordings/1069479338/comments.json 201`,
-    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([`POST /195539477/buckets/2085958504/recordings/1069479338/comments.json 201`]);
     const ref = { account: TODO.account, bucket: TODO.bucket, id: created.id };
     const updated = await c.updateComment(ref, '<div>two</div>');
     expect(updated.id).toBe(created.id);
@@ -54,10 +52,7 @@ describe('BasecampClient against the local Basecamp', () => {
     const c = client();
     const created = await c.createComment({ ...TODO, bucket: null }, '<div>x</div>');
     await c.updateComment({ account: TODO.account, bucket: null, id: created.id }, '<div>y</div>');
-    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST /195539477/recordings/1069479338/comments.json`,
-      `PUT /195539477/comments/${created.id}.json`,
-    ]);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`POST /195539477/recordings/1069479338/comments.json`, `PUT /195539477/comments/${created.id}.json`]);
   });
 
   it('the local Basecamp refuses a request without User-Agent (400) and strips what it does not allow', async () => {

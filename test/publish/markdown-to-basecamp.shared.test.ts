@@ -83,11 +83,7 @@ describe('markdownToBasecampHtml: the mapping (docs/basecamp.md)', () => {
     ['reference link', '[ref][r]\n\n[r]: https://example.com/r', '<div><a href="https://example.com/r">ref</a></div>'],
     ['undefined reference stays text', '[ref][nope]', '<div>[ref][nope]</div>'],
     ['thematic break to a dash line', 'a\n\n---\n\nb', '<div>a</div>\n<div><br></div>\n<div>\u2014\u2014\u2014</div>\n<div><br></div>\n<div>b</div>'],
-    [
-      'table unfolded: header line and one bullet per row',
-      '| A | B |\n|---|---|\n| 1 | *2* |\n| 3 | 4 |',
-      '<div><strong>A | B</strong></div>\n<ul>\n<li>1 | <em>2</em></li>\n<li>3 | 4</li>\n</ul>',
-    ],
+    ['table unfolded: header line and one bullet per row', '| A | B |\n|---|---|\n| 1 | *2* |\n| 3 | 4 |', '<div><strong>A | B</strong></div>\n<ul>\n<li>1 | <em>2</em></li>\n<li>3 | 4</li>\n</ul>'],
     ['footnotes stay where written', 'x[^1]\n\n[^1]: note', '<div>x[^1]</div>\n<div><br></div>\n<div>[^1]: note</div>'],
   ];
   for (const [name, md, html] of cases) {

@@ -148,10 +148,7 @@ describe('publishComment', () => {
     await open();
     const made = await publish({ target: { recording: TODO } });
     const other = tempWorkspace();
-    for (const url of [
-      `https://3.basecampapi.com/195539477/buckets/2085958504/comments/${made.comment!.id}.json`,
-      `${TODO}#__recording_${made.comment!.id}`,
-    ]) {
+    for (const url of [`https://3.basecampapi.com/195539477/buckets/2085958504/comments/${made.comment!.id}.json`, `${TODO}#__recording_${made.comment!.id}`]) {
       const r = await publishComment(other, { ledger: 'fix-login-3', rowBody: `${url}\n`, env: env(), target: { commentUrl: url }, http: { clock } });
       expect(r).toMatchObject({ outcome: 'updated', comment: { id: made.comment!.id } });
     }

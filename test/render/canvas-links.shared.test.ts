@@ -14,8 +14,7 @@ function inNode(page: Root, id: string, tag: string, cls?: string): Element | un
 }
 
 const s = snapshotOf(
-  '<link id="l1" v="1" href="canvas:store-substrate#k2xw">the decision</link><link id="l2" v="1" href="canvas:node-identity">ids</link>' +
-    '<link id="l3" v="1" href="canvas:Not A Ledger">bad</link>',
+  '<link id="l1" v="1" href="canvas:store-substrate#k2xw">the decision</link><link id="l2" v="1" href="canvas:node-identity">ids</link>' + '<link id="l3" v="1" href="canvas:Not A Ledger">bad</link>',
 );
 
 describe('links between canvases in the projections (docs/links.md)', () => {
@@ -32,7 +31,11 @@ describe('links between canvases in the projections (docs/links.md)', () => {
   it('on a standalone page: no anchor, the href as code and what it names', () => {
     const page = parsePage(renderPage(s, { css: '' }));
     // Only the node's own id tag links (to itself): nothing points out of the page.
-    expect(elements(byId(page, 'l1')!).filter((e) => e.el.tagName === 'a').map((e) => e.el.properties.href)).toEqual(['#l1']);
+    expect(
+      elements(byId(page, 'l1')!)
+        .filter((e) => e.el.tagName === 'a')
+        .map((e) => e.el.properties.href),
+    ).toEqual(['#l1']);
     expect(classes(byId(page, 'l1')!)).toEqual(['node', 'link', 'canvas', 'inert']);
     expect(textOf(inNode(page, 'l1', 'code', 'href')!)).toBe('canvas:store-substrate#k2xw');
   });

@@ -61,10 +61,16 @@ describe('the done artifact: goldens and its schema', () => {
 
   it.skipIf(MADR_CORPUS === null)('of the imported MADR corpus', async () => {
     const ws = tempWorkspace();
-    const files = readdirSync(MADR_CORPUS!).filter((f) => /^\d{4}-.*\.md$/.test(f)).sort();
+    const files = readdirSync(MADR_CORPUS!)
+      .filter((f) => /^\d{4}-.*\.md$/.test(f))
+      .sort();
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
-      const ledger = file.replace(/\.md$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 64);
+      const ledger = file
+        .replace(/\.md$/, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .slice(0, 64);
       await importMarkdown(ws, { ledger, markdown: readFileSync(join(MADR_CORPUS!, file), 'utf8'), why: 'seed the canvas from the MADR decision record', author: AUTHOR, source: file });
     }
     const snapshots = await checkAll(ws, join(SNAPSHOTS, 'done', 'madr'));

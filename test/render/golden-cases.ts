@@ -93,10 +93,7 @@ async function runScript(ws: Workspace, script: Script, dir: string): Promise<vo
         r = applied(await createCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR }), what);
         break;
       case 'open':
-        r = applied(
-          await openCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR, problem: step.problem ?? '', expectedValue: step.expectedValue ?? '' }),
-          what,
-        );
+        r = applied(await openCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR, problem: step.problem ?? '', expectedValue: step.expectedValue ?? '' }), what);
         break;
       case 'freeze':
         r = applied(await freezeCanvas(ws, { ledger: script.ledger, why: step.why, author: AUTHOR }), what);
@@ -138,8 +135,7 @@ function scriptFromXml(xml: string): Script {
   const ledger = canvas.attributes.ledger!;
   const steps: Step[] = [{ op: 'create', why: 'the case starts empty' }];
   let n = 0;
-  const place = (parent: string | null, previous: string | null): Pick<Step, 'after' | 'into'> =>
-    previous ? { after: `$${previous}` } : { into: parent ? `$${parent}` : 'root' };
+  const place = (parent: string | null, previous: string | null): Pick<Step, 'after' | 'into'> => (previous ? { after: `$${previous}` } : { into: parent ? `$${parent}` : 'root' });
   const walk = (children: XastElement['children'], parent: string | null): void => {
     let previous: string | null = null;
     for (const c of children) {

@@ -68,9 +68,7 @@ function compare(name: string, file: string, actual: string): void {
 
 describe('goldens', () => {
   it('has the cases the projections promise to cover', () => {
-    expect(caseNames()).toEqual(
-      expect.arrayContaining(['crossings', 'empty', 'every-node-type', 'frozen', 'hostile-text', 'large', 'options-decided']),
-    );
+    expect(caseNames()).toEqual(expect.arrayContaining(['crossings', 'empty', 'every-node-type', 'frozen', 'hostile-text', 'large', 'options-decided']));
   });
 
   it('keeps one golden page whole, and every other with the markers where the stylesheet and its hash were', () => {

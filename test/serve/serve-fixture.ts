@@ -33,7 +33,10 @@ export async function servedWorkspace(options: { author?: string | null; limits?
   if (t.outcome !== 'applied') throw new Error(JSON.stringify(t));
   const q = await insertNode(ws, { ledger: 'demo', after: t.node!, payload: { question: 'Poll or watch?' }, base: t.revision, why: 'not decided', author: AUTHOR });
   if (q.outcome !== 'applied') throw new Error(JSON.stringify(q));
-  for (const [who, role] of [['agent', 'editor'], ['cam', 'commenter']] as const) {
+  for (const [who, role] of [
+    ['agent', 'editor'],
+    ['cam', 'commenter'],
+  ] as const) {
     const g = await grantRole(ws, { ledger: 'demo', who, role, why: `${who} joins`, author: AUTHOR });
     if (g.outcome !== 'applied') throw new Error(JSON.stringify(g));
   }

@@ -22,8 +22,7 @@ afterAll(async () => {
 });
 
 const host = () => `127.0.0.1:${s.server.port}`;
-const post = (path: string, body: string | Buffer) =>
-  rawRequest(s.server.port, 'POST', path, { host: host(), cookie: s.cookie, origin: s.server.origin, 'content-type': 'application/json' }, body);
+const post = (path: string, body: string | Buffer) => rawRequest(s.server.port, 'POST', path, { host: host(), cookie: s.cookie, origin: s.server.origin, 'content-type': 'application/json' }, body);
 
 /** A raw connection to the server, and a promise that settles when the server closes it. */
 function open(port: number): { socket: Socket; closed: Promise<string> } {
@@ -77,9 +76,7 @@ describe('connections (docs/serve.md, "Limits")', () => {
     const slowHeaders = open(s.server.port);
     slowHeaders.socket.write(`GET /demo/ HTTP/1.1\r\nHost: ${host()}\r\n`);
     const slowBody = open(s.server.port);
-    slowBody.socket.write(
-      `POST /demo/_write HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${s.cookie}\r\nOrigin: ${s.server.origin}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"op":`,
-    );
+    slowBody.socket.write(`POST /demo/_write HTTP/1.1\r\nHost: ${host()}\r\nCookie: ${s.cookie}\r\nOrigin: ${s.server.origin}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"op":`);
     const idle = open(s.server.port);
     await slowHeaders.closed;
     expect(await slowBody.closed).toMatch(/^HTTP\/1\.1 408 /);
@@ -119,7 +116,13 @@ describe('stopping (docs/serve.md, "Stopping")', () => {
       const first = rawRequest(t.server.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id: t.ids.text, base, why: 'under way', node: { type: 'text', text: 'Finished.' } }));
       await atCommit;
       const closed = t.server.close();
-      const second = await rawRequest(t.server.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id: t.ids.question, base, why: 'too late', node: { type: 'question', text: 'Never?', answered: false } }));
+      const second = await rawRequest(
+        t.server.port,
+        'POST',
+        '/demo/_write',
+        headers,
+        JSON.stringify({ op: 'replace', id: t.ids.question, base, why: 'too late', node: { type: 'question', text: 'Never?', answered: false } }),
+      );
       expect(second.status).toBe(503);
       expect(JSON.parse(second.body).error).toMatchObject({ code: 'SERVER_STOPPING' });
       release();
@@ -203,8 +206,7 @@ async function serveProcess() {
   );
   const token = new URL(listening.url).searchParams.get('token');
   const headers = { host: `127.0.0.1:${listening.port}`, cookie: `canvas-token-${listening.port}=${token}`, origin: listening.origin, 'content-type': 'application/json' };
-  const write = (id: string, why: string, node: Record<string, unknown>) =>
-    rawRequest(listening.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id, base, why, node }));
+  const write = (id: string, why: string, node: Record<string, unknown>) => rawRequest(listening.port, 'POST', '/demo/_write', headers, JSON.stringify({ op: 'replace', id, base, why, node }));
   // The first write to reach its commit, and the server saying it stops.
   const atCommit = new Promise<void>((resolve) => control.once('data', () => resolve()));
   const told = new Promise<void>((resolve) => child.stderr!.on('data', () => stderr.includes('stopping') && resolve()));

@@ -120,7 +120,9 @@ describe('canvas serve: the guard (docs/serve.md, "Security")', () => {
     expect(page.status).toBe(200);
     const csp = String(page.headers['content-security-policy']);
     // The index's own script and Mermaid's start-up, by their hashes.
-    expect(csp).toMatch(/^default-src 'none'; script-src 'self' 'sha256-[^']+' 'sha256-[^']+' https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/mermaid\.esm\.min\.mjs https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/chunks\/mermaid\.esm\.min\/;/);
+    expect(csp).toMatch(
+      /^default-src 'none'; script-src 'self' 'sha256-[^']+' 'sha256-[^']+' https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/mermaid\.esm\.min\.mjs https:\/\/cdn\.jsdelivr\.net\/npm\/mermaid@12\.3\.0\/dist\/chunks\/mermaid\.esm\.min\/;/,
+    );
     const indexScript = readFileSync(join(import.meta.dirname, '..', '..', 'templates', 'index.js'), 'utf8');
     expect(csp).toContain(`'sha256-${createHash('sha256').update(indexScript, 'utf8').digest('base64')}'`);
     expect(csp).toContain("frame-ancestors 'none'");

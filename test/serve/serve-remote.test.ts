@@ -92,7 +92,9 @@ describe('canvas serve with a shared remote', () => {
       await p.waitForSelector('#live-status[data-state="live"]');
       renameSync(url, `${url}.away`);
       await p.waitForFunction(() => document.querySelector('#live-status')?.textContent?.includes('(REMOTE_UNREACHABLE)'));
-      expect(await p.locator('#live-status').textContent()).toMatch(/^Live: this page shows revision [0-9a-f]{7}, the canvas's latest\. Not synced with the shared remote since .+ \(REMOTE_UNREACHABLE\): another machine's changes may be missing\.$/);
+      expect(await p.locator('#live-status').textContent()).toMatch(
+        /^Live: this page shows revision [0-9a-f]{7}, the canvas's latest\. Not synced with the shared remote since .+ \(REMOTE_UNREACHABLE\): another machine's changes may be missing\.$/,
+      );
       renameSync(`${url}.away`, url);
       await p.waitForSelector('#live-status[data-remote="synced"]');
       expect(await p.locator('#live-status').textContent()).toMatch(/^Live: this page shows revision [0-9a-f]{7}, the canvas's latest\.$/);

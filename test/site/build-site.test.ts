@@ -34,11 +34,7 @@ describe('canvas build', () => {
     expect((await runCli(ws, ['build', '--out', b])).code).toBe(0);
     const files = tree(a);
     expect(Object.keys(files).sort()).toEqual(
-      [
-        '.canvas-build.json',
-        'index.html',
-        ...['concurrency', 'node-identity', 'projections', 'store-substrate'].flatMap((l) => [`${l}/comment.md`, `${l}/index.html`, `${l}/prompt.txt`]),
-      ].sort(),
+      ['.canvas-build.json', 'index.html', ...['concurrency', 'node-identity', 'projections', 'store-substrate'].flatMap((l) => [`${l}/comment.md`, `${l}/index.html`, `${l}/prompt.txt`])].sort(),
     );
     expect(tree(b)).toEqual(files);
     // The index lists every canvas with a link, its open questions and the frozen one.
@@ -84,7 +80,9 @@ describe('canvas build', () => {
     expect(third.built).toEqual(['concurrency']);
     expect(third.unchanged.sort()).toEqual(['node-identity', 'projections', 'store-substrate']);
     const after = tree(dir);
-    const changed = Object.keys(after).filter((k) => after[k] !== before[k]).sort();
+    const changed = Object.keys(after)
+      .filter((k) => after[k] !== before[k])
+      .sort();
     expect(changed).toEqual(['.canvas-build.json', 'concurrency/comment.md', 'concurrency/index.html', 'concurrency/prompt.txt', 'index.html']);
     // The index joined from the manifest's rows is the one a build from nothing renders.
     const fresh = out();

@@ -28,7 +28,14 @@ function applied(o: Outcome): void {
 
 async function insertLink(ws: Workspace, href: string, label: string): Promise<string> {
   const { revision, canvas } = await readCanvas(ws, { ledger: 'concurrency' });
-  const o = await insertNode(ws, { ledger: 'concurrency', after: canvas.children[0]!.id, payload: { xml: `<link href="${href}">${label}</link>` }, base: revision, why: 'a pointer for the test', author: AUTHOR });
+  const o = await insertNode(ws, {
+    ledger: 'concurrency',
+    after: canvas.children[0]!.id,
+    payload: { xml: `<link href="${href}">${label}</link>` },
+    base: revision,
+    why: 'a pointer for the test',
+    author: AUTHOR,
+  });
   applied(o);
   return (o as { node: string }).node;
 }
@@ -83,7 +90,9 @@ describe('links between canvases in the site', () => {
     // The store decision goes: concurrency did not move (its page is not rebuilt), but its link
     // to that node now dangles, in the next build as in verify.
     const page = readFileSync(join(dir, 'concurrency', 'index.html'), 'utf8');
-    const decision = canvasAnchors(page).find((h) => h.startsWith('../store-substrate/'))!.split('#')[1]!;
+    const decision = canvasAnchors(page)
+      .find((h) => h.startsWith('../store-substrate/'))!
+      .split('#')[1]!;
     const store = await readCanvas(ws, { ledger: 'store-substrate' });
     applied(await removeNode(ws, { ledger: 'store-substrate', node: decision, base: store.revision, why: 'the test takes the decision back', author: AUTHOR }));
     // Even a build of concurrency alone, which finds nothing of it changed, finds the link dangling.

@@ -105,27 +105,47 @@ describe('canvas build --out: where the build writes', () => {
     // manifest are judged on every build; an unchanged canvas's paths are not written, so the
     // link there is left alone, and --verify-output judges them too.
     const plants: Array<[string, 0 | 2, (dir: string, o: { dir: string; file: string }) => void]> = [
-      ['a canvas folder linked outside', 0, (dir, o) => {
-        rmSync(join(dir, 'r'), { recursive: true });
-        symlinkSync(o.dir, join(dir, 'r'));
-      }],
-      ['a page linked to a file outside', 0, (dir, o) => {
-        rmSync(join(dir, 'r', 'index.html'));
-        symlinkSync(o.file, join(dir, 'r', 'index.html'));
-      }],
-      ['the index linked to a file outside', 2, (dir, o) => {
-        rmSync(join(dir, 'index.html'));
-        symlinkSync(o.file, join(dir, 'index.html'));
-      }],
-      ['the manifest linked to a file outside', 2, (dir, o) => {
-        writeFileSync(o.file, readFileSync(join(dir, '.canvas-build.json')));
-        rmSync(join(dir, '.canvas-build.json'));
-        symlinkSync(o.file, join(dir, '.canvas-build.json'));
-      }],
-      ['a link to nothing where a page goes', 0, (dir, o) => {
-        rmSync(join(dir, 's', 'prompt.txt'));
-        symlinkSync(join(o.dir, 'later.txt'), join(dir, 's', 'prompt.txt'));
-      }],
+      [
+        'a canvas folder linked outside',
+        0,
+        (dir, o) => {
+          rmSync(join(dir, 'r'), { recursive: true });
+          symlinkSync(o.dir, join(dir, 'r'));
+        },
+      ],
+      [
+        'a page linked to a file outside',
+        0,
+        (dir, o) => {
+          rmSync(join(dir, 'r', 'index.html'));
+          symlinkSync(o.file, join(dir, 'r', 'index.html'));
+        },
+      ],
+      [
+        'the index linked to a file outside',
+        2,
+        (dir, o) => {
+          rmSync(join(dir, 'index.html'));
+          symlinkSync(o.file, join(dir, 'index.html'));
+        },
+      ],
+      [
+        'the manifest linked to a file outside',
+        2,
+        (dir, o) => {
+          writeFileSync(o.file, readFileSync(join(dir, '.canvas-build.json')));
+          rmSync(join(dir, '.canvas-build.json'));
+          symlinkSync(o.file, join(dir, '.canvas-build.json'));
+        },
+      ],
+      [
+        'a link to nothing where a page goes',
+        0,
+        (dir, o) => {
+          rmSync(join(dir, 's', 'prompt.txt'));
+          symlinkSync(join(o.dir, 'later.txt'), join(dir, 's', 'prompt.txt'));
+        },
+      ],
     ];
     for (const [name, trusted, plant] of plants) {
       const dir = await built();

@@ -134,12 +134,8 @@ async function violations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE);
   type Axe = { run: (c: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
   // The WCAG 2.x A and AA rules: what "accessible" is held to (the best-practice rules are advice).
-  const result = await page.evaluate(() =>
-    (window as unknown as { axe: Axe }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } }),
-  );
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const result = await page.evaluate(() => (window as unknown as { axe: Axe }).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } }));
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**
@@ -185,7 +181,19 @@ describe.runIf(run)('the pages and the index in Chromium', () => {
     const ws = await exampleWorkspace();
     const escaped = SEQUENCE.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
     const base = baseOf((await runMain(ws, ['read', 'projections'])).stdout);
-    const added = await runMain(ws, ['insert', 'projections', '--into', 'root', '--xml', `<figure kind="mermaid" caption="A write, from the agent to the desk">${escaped}</figure>`, '--base', base, '--why', 'the sequence of one write', '--json']);
+    const added = await runMain(ws, [
+      'insert',
+      'projections',
+      '--into',
+      'root',
+      '--xml',
+      `<figure kind="mermaid" caption="A write, from the agent to the desk">${escaped}</figure>`,
+      '--base',
+      base,
+      '--why',
+      'the sequence of one write',
+      '--json',
+    ]);
     expect(added.code, added.stderr).toBe(0);
     sequence = (JSON.parse(added.stdout) as { node: string }).node;
     site = join(tempDir('canvas-pages-'), 'site');

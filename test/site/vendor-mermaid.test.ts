@@ -80,10 +80,7 @@ describe('reading the pinned Mermaid package', () => {
     mkdirSync(join(project, 'a', 'b'), { recursive: true });
     const found = readVendoredMermaid(undefined, join(project, 'a', 'b'));
     expect(found.from).toBe(pkg);
-    expect(found.files.map((f) => f.path)).toEqual([
-      `_vendor/mermaid-12.3.0/${MERMAID_PIN.entry}`,
-      ...chunks.sort().map((n) => `_vendor/mermaid-12.3.0/${MERMAID_PIN.chunkFolder}${n}`),
-    ]);
+    expect(found.files.map((f) => f.path)).toEqual([`_vendor/mermaid-12.3.0/${MERMAID_PIN.entry}`, ...chunks.sort().map((n) => `_vendor/mermaid-12.3.0/${MERMAID_PIN.chunkFolder}${n}`)]);
     expect(found.files[0]!.bytes.equals(readFileSync(ENTRY))).toBe(true);
     // A chunk the entry imports statically is gone: the copy would not run.
     const imported = /from"\.\/chunks\/mermaid\.esm\.min\/([^"]+)"/.exec(readFileSync(ENTRY, 'utf8'))![1]!;
@@ -128,7 +125,10 @@ describe('canvas build --vendor-mermaid', () => {
   it.runIf(real)('the worker pool renders the pages as the build’s own thread does: with the site’s copy, and all again when the flag changes', async () => {
     const ws = await workspace(16);
     const out = temp('site');
-    const pages = () => readdirSync(out).filter((n) => n.startsWith('flow')).map((n) => readFileSync(join(out, n, 'index.html'), 'utf8'));
+    const pages = () =>
+      readdirSync(out)
+        .filter((n) => n.startsWith('flow'))
+        .map((n) => readFileSync(join(out, n, 'index.html'), 'utf8'));
     const vendored = JSON.parse((await runMain(ws, ['build', '--out', out, '--json', '--workers', '2', '--vendor-mermaid', VENDOR])).stdout);
     expect(vendored.built).toHaveLength(18);
     expect(pages()).toHaveLength(17);

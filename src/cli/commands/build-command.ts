@@ -42,10 +42,7 @@ export function registerBuildCommand(program: Command): void {
     .option('--at <sha>', "with --from: the site as the remote's main stood at this commit")
     .option('--workers <n>', 'threads rendering canvases, this one among them (default: one per core)', workers)
     .option('--verify-output', 're-hash every output file against the manifest and rebuild what differs')
-    .option(
-      '--vendor-mermaid [dir]',
-      'put the pinned Mermaid module into the site, so its pages draw diagrams offline (from DIR, else node_modules/mermaid above the current directory)',
-    )
+    .option('--vendor-mermaid [dir]', 'put the pinned Mermaid module into the site, so its pages draw diagrams offline (from DIR, else node_modules/mermaid above the current directory)')
     .action(async (o: BuildFlags) => {
       if (o.at !== undefined && o.from === undefined) throw new CanvasError('USAGE', '--at needs --from', 'canvas build --from <url> --at <sha> --out DIR');
       for (const id of o.ledger ?? []) checkLedgerId(id);
@@ -78,9 +75,7 @@ async function build(ws: Workspace, o: BuildFlags): Promise<void> {
     for (const f of report.failed) process.stderr.write(`canvas: ${f.code}: ${f.ledger}: ${f.message}\n`);
     // A warning is a notice, not an error: --quiet drops it (docs/cli.md, "Every command").
     if (!isQuiet()) for (const w of report.warnings) process.stderr.write(`canvas: warning: ${w.problem}: ${w.message}\n`);
-    process.stdout.write(
-      `built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`,
-    );
+    process.stdout.write(`built ${report.built.length}, unchanged ${report.unchanged.length}, failed ${report.failed.length}\nsite: ${report.out}/index.html\n`);
     const m = report.vendored;
     if (m) process.stdout.write(`mermaid ${m.mermaid}: ${m.files} files in ${report.out}/_vendor/mermaid-${m.mermaid} (${m.written} written)\n`);
   }

@@ -42,9 +42,13 @@ function ledgerOf(o: HookOptions, cwd: string | undefined): string {
     .map((l) => l.trim())
     .find((l) => l !== '' && !l.startsWith('#'));
   if (line !== undefined) return line;
-  throw new CanvasError('NO_LEDGER', `canvas hook found no canvas to give: no --ledger, no CANVAS_LEDGER, and no ledger id in ${file}`, `write the ledger id into ${file} (echo fix-login > ${LEDGER_FILE}), or pass --ledger <id>`, { file });
+  throw new CanvasError(
+    'NO_LEDGER',
+    `canvas hook found no canvas to give: no --ledger, no CANVAS_LEDGER, and no ledger id in ${file}`,
+    `write the ledger id into ${file} (echo fix-login > ${LEDGER_FILE}), or pass --ledger <id>`,
+    { file },
+  );
 }
-
 
 /** The whole prompt projection, as `canvas render --format prompt` prints it. */
 async function wholePrompt(ws: Workspace, ledger: string): Promise<{ text: string; revision: string }> {
@@ -90,7 +94,12 @@ export function registerHookCommand(program: Command): void {
     .option('--session <id>', "copilot only: the session id (the handler's invocation.sessionId)")
     .action(async (harness: Harness, event: string | undefined, o: HookOptions) => {
       if (isatty(0)) {
-        throw new CanvasError('HOOK_INPUT', `canvas hook ${harness} reads the hook's input on standard input, which is a terminal`, 'run it as the harness\'s hook (docs/agents.md), or pipe the input: echo \'{"hook_event_name":"SessionStart","session_id":"s1"}\' | canvas hook claude-code', { harness });
+        throw new CanvasError(
+          'HOOK_INPUT',
+          `canvas hook ${harness} reads the hook's input on standard input, which is a terminal`,
+          'run it as the harness\'s hook (docs/agents.md), or pipe the input: echo \'{"hook_event_name":"SessionStart","session_id":"s1"}\' | canvas hook claude-code',
+          { harness },
+        );
       }
       const call = readHookCall(harness, readInputFile('-', 'standard input'), event, o.session);
       const ledger = ledgerOf(o, call.cwd);

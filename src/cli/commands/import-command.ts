@@ -20,11 +20,7 @@ export function registerImportCommand(program: Command): void {
     .requiredOption('--markdown <file>', 'the Markdown file to import (a regular file, or - for standard input; strict UTF-8)')
     .action(async (ledger: string, o: ImportOptions) => {
       if (o.idempotencyKey !== undefined) {
-        throw new CanvasError(
-          'USAGE',
-          'canvas import does not take --idempotency-key: it is many writes, and a second import of the same ledger is refused with CANVAS_EXISTS',
-          'leave out --idempotency-key',
-        );
+        throw new CanvasError('USAGE', 'canvas import does not take --idempotency-key: it is many writes, and a second import of the same ledger is refused with CANVAS_EXISTS', 'leave out --idempotency-key');
       }
       const markdown = readInputFile(o.markdown, '--markdown');
       // Lazy: the Markdown parser is loaded only by this command (canvas read stays light).

@@ -87,10 +87,7 @@ export function registerPublishCommand(program: Command): void {
     .option('--force', 'send even when the comment already shows this content')
     .option('--dry-run', 'print the HTML that would be sent; send nothing, write nothing')
     .option('--user-agent <ua>', 'the User-Agent Basecamp requires: "name (contact)" (else $BASECAMP_USER_AGENT, else "canvas ($BASECAMP_CONTACT)")')
-    .addHelpText(
-      'after',
-      '\nEnvironment: BASECAMP_ACCESS_TOKEN (required to send), BASECAMP_API_URL (default https://3.basecampapi.com), BASECAMP_USER_AGENT or BASECAMP_CONTACT.\nDocs: docs/basecamp.md',
-    )
+    .addHelpText('after', '\nEnvironment: BASECAMP_ACCESS_TOKEN (required to send), BASECAMP_API_URL (default https://3.basecampapi.com), BASECAMP_USER_AGENT or BASECAMP_CONTACT.\nDocs: docs/basecamp.md')
     .action(async (ledger: string, o: PublishFlags) => {
       const rowBody = readRowBody(o.rowBody);
       const { publishComment } = await import('../../publish/publish-comment.js');

@@ -89,8 +89,6 @@ export function registerReadCommands(program: Command): void {
         printJson({ ledger, commits: entries });
         return;
       }
-      process.stdout.write(
-        entries.map((e) => `${e.commit.slice(0, 12)} ${e.date.slice(0, 19)}Z ${e.op}${e.node ? ` ${e.node}` : ''} by ${e.author}: ${e.reason}\n`).join(''),
-      );
+      process.stdout.write(entries.map((e) => `${e.commit.slice(0, 12)} ${e.date.slice(0, 19)}Z ${e.op}${e.node ? ` ${e.node}` : ''} by ${e.author}: ${e.reason}\n`).join(''));
     });
 }

@@ -84,7 +84,7 @@ export function registerRenderCommands(program: Command): void {
     .addOption(
       new Option(
         '--format <format>',
-        'html (a standalone page), comment (Markdown), text or prompt (the prompt), excalidraw (one figure\'s scene, with --figure), done (the done artifact; with --json, its JSON)',
+        "html (a standalone page), comment (Markdown), text or prompt (the prompt), excalidraw (one figure's scene, with --figure), done (the done artifact; with --json, its JSON)",
       )
         .choices(['html', 'comment', 'text', 'prompt', 'excalidraw', 'done'])
         .default('html'),

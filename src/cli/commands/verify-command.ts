@@ -20,9 +20,7 @@ export function registerVerifyCommand(program: Command): void {
       for (const r of report.repaired) process.stdout.write(`repaired: ${r}\n`);
       for (const r of report.unrepaired) process.stdout.write(`not repaired: ${r}\n`);
       for (const v of report.violations) {
-        const where = [v.commit ? `commit ${v.commit.slice(0, 12)}` : '', v.ledger ? `canvas ${v.ledger}` : '', v.path ?? '']
-          .filter(Boolean)
-          .join(', ');
+        const where = [v.commit ? `commit ${v.commit.slice(0, 12)}` : '', v.ledger ? `canvas ${v.ledger}` : '', v.path ?? ''].filter(Boolean).join(', ');
         process.stdout.write(`violation ${v.rule}${v.code ? ` ${v.code}` : ''}: ${v.message}${where ? ` (${where})` : ''}\n`);
       }
       for (const w of report.warnings) process.stdout.write(`warning canvas-link ${w.problem}: ${w.message}\n`);

@@ -4,7 +4,6 @@ import { authorOf, type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
 import { show } from '../show.js';
 
-
 /** Register watch, unwatch (docs/cli.md, "watch") and inbox (docs/cli.md, "inbox"). */
 export function registerWatchCommands(program: Command): void {
   withGlobal(program.command('watch'))

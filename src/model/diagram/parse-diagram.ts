@@ -1,14 +1,6 @@
 import { diagramError } from './diagram-error.js';
 import { DiagramLexer, type DiagramToken } from './diagram-lexer.js';
-import {
-  DIAGRAM_LIMITS,
-  type Diagram,
-  type DiagramDirection,
-  type DiagramEdge,
-  type DiagramGroup,
-  type DiagramNode,
-  type DiagramPosition,
-} from './diagram-types.js';
+import { DIAGRAM_LIMITS, type Diagram, type DiagramDirection, type DiagramEdge, type DiagramGroup, type DiagramNode, type DiagramPosition } from './diagram-types.js';
 
 const ID = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const RESERVED = new Set(['diagram', 'direction', 'node', 'group']);
@@ -144,11 +136,7 @@ class Parser {
     if (this.lexer.peek().kind === 'string') label = this.lexer.next().value;
     const existing = this.nodes.get(id);
     if (existing?.declared) {
-      throw diagramError(
-        at(idToken),
-        `node ${id} is already declared at line ${existing.position.line}`,
-        'declare each node once; edges and groups refer to it by id',
-      );
+      throw diagramError(at(idToken), `node ${id} is already declared at line ${existing.position.line}`, 'declare each node once; edges and groups refer to it by id');
     }
     if (existing) {
       existing.label = label ?? id;
@@ -167,8 +155,7 @@ class Parser {
       const arrow = this.lexer.peek();
       if (arrow.kind !== 'arrow' && arrow.kind !== 'dash') {
         if (hops > 0) return;
-        const what =
-          ends(arrow) && first.kind === 'word' ? `"${first.value}" alone is not a statement` : `expected "->" or "--" after ${from}, found ${describe(arrow)}`;
+        const what = ends(arrow) && first.kind === 'word' ? `"${first.value}" alone is not a statement` : `expected "->" or "--" after ${from}, found ${describe(arrow)}`;
         throw diagramError(at(arrow.kind === 'newline' || arrow.kind === 'eof' ? first : arrow), what, `write ${from} -> B for an edge, or node ${from} "label" to declare it`);
       }
       this.lexer.next();
@@ -215,11 +202,7 @@ class Parser {
       const id = this.use(t, 'in a group');
       const holder = this.memberOf.get(id);
       if (holder) {
-        throw diagramError(
-          at(t),
-          holder === group ? `node ${id} is listed twice in this group` : `node ${id} is already in the group at line ${holder.position.line}`,
-          'list each node in one group, once',
-        );
+        throw diagramError(at(t), holder === group ? `node ${id} is listed twice in this group` : `node ${id} is already in the group at line ${holder.position.line}`, 'list each node in one group, once');
       }
       this.memberOf.set(id, group);
       group.members.push(id);

@@ -163,7 +163,7 @@ function seedOf(raw: number, id: string): number {
   if (Number.isInteger(raw) && raw > 0 && raw < 2 ** 31) return raw;
   let h = 2166136261;
   for (let i = 0; i < id.length; i += 1) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  return (h >>> 1) % (2 ** 31 - 1) + 1;
+  return ((h >>> 1) % (2 ** 31 - 1)) + 1;
 }
 
 function checkLink(link: string | null, path: Path): void {
@@ -279,13 +279,22 @@ export function readScene(text: string): Scene {
   if (type === undefined || type.kind !== 'string' || type.value !== 'excalidraw') {
     throw invalid(['type'], `a scene has "type": "excalidraw"${type?.kind === 'string' ? `, not ${type.raw}` : ''}`, `give an Excalidraw scene file (.excalidraw), not a library or clipboard (${DOCS})`);
   }
-  for (const [key, want] of [['version', 'number'], ['source', 'string'], ['appState', 'object'], ['files', 'object']] as const) {
+  for (const [key, want] of [
+    ['version', 'number'],
+    ['source', 'string'],
+    ['appState', 'object'],
+    ['files', 'object'],
+  ] as const) {
     const t = field(top, key);
     if (t !== undefined && t.kind !== want) throw invalid([key], `${key} is ${kindName(t)}, not a${want === 'object' ? 'n' : ''} ${want}`, `give ${key} as Excalidraw writes it, or leave it out (${DOCS})`);
   }
   const elements = field(top, 'elements');
   if (elements === undefined || elements.kind !== 'array') {
-    throw invalid(['elements'], elements === undefined ? 'a scene has "elements", an array' : `elements is ${kindName(elements)}, not an array`, `export the sketch from Excalidraw and give that file (${DOCS})`);
+    throw invalid(
+      ['elements'],
+      elements === undefined ? 'a scene has "elements", an array' : `elements is ${kindName(elements)}, not an array`,
+      `export the sketch from Excalidraw and give that file (${DOCS})`,
+    );
   }
   if (elements.items.length > SCENE_LIMITS.elements) {
     throw overLimit(['elements'], 'elements', `a scene of ${elements.items.length.toLocaleString('en-US')} elements`);

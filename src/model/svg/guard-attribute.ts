@@ -4,37 +4,18 @@
  */
 
 /** Attributes whose value is a URL (beyond `href` and `xlink:href`, which have their own rule). */
-const URL_ATTRIBUTES = new Set([
-  'src',
-  'action',
-  'formaction',
-  'data',
-  'poster',
-  'background',
-  'xml:base',
-  'to',
-  'from',
-  'by',
-  'values',
-  'ping',
-  'srcset',
-  'codebase',
-  'cite',
-  'longdesc',
-]);
+const URL_ATTRIBUTES = new Set(['src', 'action', 'formaction', 'data', 'poster', 'background', 'xml:base', 'to', 'from', 'by', 'values', 'ping', 'srcset', 'codebase', 'cite', 'longdesc']);
 
 /** CSS functions that fetch something, besides `url(`. */
 const FETCHING = ['image-set(', 'image(', 'cross-fade(', 'element(', 'src(', 'expression(', '@import'];
 
 /** Decode CSS escapes (`\75` or `\u`) and drop comments, so `u\72l(` reads as `url(`. */
 function decodeCss(value: string): string {
-  return value
-    .replace(/\/\*[\s\S]*?(\*\/|$)/g, '')
-    .replace(/\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\\([\s\S])/g, (_, hex: string | undefined, char: string | undefined) => {
-      if (hex === undefined) return char ?? '';
-      const cp = Number.parseInt(hex, 16);
-      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD';
-    });
+  return value.replace(/\/\*[\s\S]*?(\*\/|$)/g, '').replace(/\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\\([\s\S])/g, (_, hex: string | undefined, char: string | undefined) => {
+    if (hex === undefined) return char ?? '';
+    const cp = Number.parseInt(hex, 16);
+    return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\uFFFD';
+  });
 }
 
 /** A URL as a browser judges its scheme: trimmed, tabs and line ends removed, case-folded. */

@@ -12,19 +12,7 @@ import { guardAttribute } from './guard-attribute.js';
 /** The hardened configuration: DOMPurify's SVG profiles, minus styles and animation, plus `use`. */
 const CONFIG: Config & { RETURN_DOM_FRAGMENT: true } = {
   USE_PROFILES: { svg: true, svgFilters: true },
-  FORBID_TAGS: [
-    'style',
-    'script',
-    'foreignobject',
-    'animate',
-    'animatemotion',
-    'animatetransform',
-    'set',
-    'discard',
-    'iframe',
-    'embed',
-    'object',
-  ],
+  FORBID_TAGS: ['style', 'script', 'foreignobject', 'animate', 'animatemotion', 'animatetransform', 'set', 'discard', 'iframe', 'embed', 'object'],
   FORBID_ATTR: ['style'],
   ADD_TAGS: ['use'],
   // `role` is harmless and common on exported SVGs (`role="img"`); the profile lacks it.
@@ -191,9 +179,7 @@ export async function purifySvg(markup: string, base: string): Promise<PurifyRes
   } finally {
     run = null;
   }
-  const removed = purify.removed
-    .filter((r) => !('element' in r && r.element === ctx.body))
-    .map((r) => removal(r, ctx.paths, base));
+  const removed = purify.removed.filter((r) => !('element' in r && r.element === ctx.body)).map((r) => removal(r, ctx.paths, base));
   const svg = [...fragment.childNodes].find((n): n is Element => n.nodeType === 1 && (n as Element).localName === 'svg') ?? null;
   return { parsed: ctx.parsed, svg, removed };
 }

@@ -28,7 +28,16 @@ export function table(state: State, node: Table): ElementContent[] {
     out.push(line);
   }
   if (rows.length > 0) {
-    out.push(text('\n'), element('ul', state.wrap(rows.map((row) => element('li', cells(state, row))), true) as ElementContent[]));
+    out.push(
+      text('\n'),
+      element(
+        'ul',
+        state.wrap(
+          rows.map((row) => element('li', cells(state, row))),
+          true,
+        ) as ElementContent[],
+      ),
+    );
   }
   return out;
 }

@@ -115,8 +115,7 @@ const WORD_INITIAL_AT = { character: '@', before: '^|[^\\p{L}\\p{N}\\p{M}._%+\\-
  */
 export function renderComment(snapshot: Snapshot): string {
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
-  const renderChildren = (children: readonly CanvasNode[], titles: readonly string[]): RootContent[] =>
-    children.flatMap((child) => renderBlock(child, { ...ctx, titles }));
+  const renderChildren = (children: readonly CanvasNode[], titles: readonly string[]): RootContent[] => children.flatMap((child) => renderBlock(child, { ...ctx, titles }));
   const ctx: CommentContext = { snapshot, crossings, titles: [], renderChildren };
   const body = renderChildren(snapshot.canvas.children, []);
   const tree: Root = {

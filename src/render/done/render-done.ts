@@ -31,10 +31,7 @@ function tree(a: DoneArtifact): Root {
     const { lead, tail } = endingLine(a.ending);
     top.push(paragraph(text(`Ending: ${lead}`), code(a.ending.commit), text(tail)));
   }
-  const what: PhrasingContent[][] = [
-    ...(a.what.problem ? [[strong('Problem'), text(' '), ...quoted(a.what.problem)]] : []),
-    ...a.what.settled.map(quoted),
-  ];
+  const what: PhrasingContent[][] = [...(a.what.problem ? [[strong('Problem'), text(' '), ...quoted(a.what.problem)]] : []), ...a.what.settled.map(quoted)];
   const why = a.why.map((w) => [code(w.node), text(` (${w.type}): ${w.reason} `), code(shortSha(w.commit))]);
   const evidence = a.evidence.map((e) => [
     text(`${e.kind === 'link' ? 'link' : e.kind === 'pr' ? 'pull request' : e.kind === 'sha' ? 'commit' : 'file and line'}: `),
@@ -42,10 +39,7 @@ function tree(a: DoneArtifact): Root {
     ...(e.node ? [text(' at '), code(e.node)] : []),
     ...(e.commit ? [text(' in the reason of '), code(shortSha(e.commit))] : []),
   ]);
-  const verification = [
-    ...a.verification.verified.map((q) => [strong('Verified'), text(' '), ...quoted(q)]),
-    ...a.verification.unverified.map((q) => [strong('Unverified (open)'), text(' '), ...quoted(q)]),
-  ];
+  const verification = [...a.verification.verified.map((q) => [strong('Verified'), text(' '), ...quoted(q)]), ...a.verification.unverified.map((q) => [strong('Unverified (open)'), text(' '), ...quoted(q)])];
   const links = a.links.map((l) => [code(l.node), text(`: ${l.label} `), code(l.href)]);
   return {
     type: 'root',

@@ -181,7 +181,11 @@ function drawElement(gen: RoughGenerator, e: SceneElement, scene: Scene, gap: Ga
   const props: Properties = { transform: `translate(${n(e.x)} ${n(e.y)})${rotation}`, 'data-element': e.id, 'data-element-type': e.type };
   const opacity = Math.min(Math.max(e.opacity, 0), 100);
   if (opacity < 100) props.opacity = n(opacity / 100);
-  const g = s('g', props, seeded(e.seed, () => children(gen, e, scene, gap, background)));
+  const g = s(
+    'g',
+    props,
+    seeded(e.seed, () => children(gen, e, scene, gap, background)),
+  );
   const href = e.link === null ? null : safeHref(e.link);
   // A link drawn as shapes has no text of its own: its address is its accessible name.
   return href === null ? g : s('a', { href, ariaLabel: `Link: ${e.link}` }, [g]);

@@ -57,10 +57,15 @@ export async function drawFigures(canvas: Canvas): Promise<FigureDrawings> {
         node.id,
         e instanceof CanvasError
           ? e
-          : new CanvasError('FIGURE_NOT_DRAWN', `figure ${node.id} (${node.kind}) could not be drawn: ${(e as Error)?.message ?? String(e)}`, 'this is a bug or a broken install: run npm ci, then report it with the figure', {
-              node: node.id,
-              kind: node.kind,
-            }),
+          : new CanvasError(
+              'FIGURE_NOT_DRAWN',
+              `figure ${node.id} (${node.kind}) could not be drawn: ${(e as Error)?.message ?? String(e)}`,
+              'this is a bug or a broken install: run npm ci, then report it with the figure',
+              {
+                node: node.id,
+                kind: node.kind,
+              },
+            ),
       );
     }
   }

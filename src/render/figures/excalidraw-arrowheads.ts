@@ -61,10 +61,7 @@ function headPoints(e: SceneElement, shape: Drawable, position: 'start' | 'end',
   const [x4, y4] = rotate([xs, ys], [x2, y2], angle);
   if (head === 'diamond' || head === 'diamond_outline') {
     const [qx, qy] = pts.length > 1 ? (position === 'start' ? pts[1]! : pts[pts.length - 2]!) : [0, 0];
-    const [ox, oy] =
-      position === 'start'
-        ? rotate([x2 + minSize * 2, y2], [x2, y2], Math.atan2(qy - y2, qx - x2))
-        : rotate([x2 - minSize * 2, y2], [x2, y2], Math.atan2(y2 - qy, x2 - qx));
+    const [ox, oy] = position === 'start' ? rotate([x2 + minSize * 2, y2], [x2, y2], Math.atan2(qy - y2, qx - x2)) : rotate([x2 - minSize * 2, y2], [x2, y2], Math.atan2(y2 - qy, x2 - qx));
     return [x2, y2, x3, y3, ox, oy, x4, y4];
   }
   return [x2, y2, x3, y3, x4, y4];

@@ -23,9 +23,14 @@ export function exportScene(canvas: Canvas, figure: string): string {
   const { node } = place;
   if (node.type !== 'figure' || node.kind !== 'excalidraw') {
     const what = node.type === 'figure' ? `a ${node.kind} figure` : `a ${node.type}`;
-    throw new CanvasError('USAGE', `node ${figure} is ${what}, not an Excalidraw figure: only a scene exports as --format excalidraw`, `run \`canvas render ${canvas.ledger}\` for the page, or name a figure of kind excalidraw`, {
-      node: figure,
-    });
+    throw new CanvasError(
+      'USAGE',
+      `node ${figure} is ${what}, not an Excalidraw figure: only a scene exports as --format excalidraw`,
+      `run \`canvas render ${canvas.ledger}\` for the page, or name a figure of kind excalidraw`,
+      {
+        node: figure,
+      },
+    );
   }
   return `${node.source}\n`;
 }

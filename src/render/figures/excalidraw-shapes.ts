@@ -113,9 +113,7 @@ function freedrawOutline(e: SceneElement): string {
     if (i === stroke.length - 1) parts.push(p, med(p, stroke[0]!), 'L', stroke[0]!, 'Z');
     else parts.push(p, med(p, stroke[i + 1]!));
   });
-  return parts
-    .map((p) => (typeof p === 'string' ? p : p.map((n) => String(+n.toFixed(2))).join(',')))
-    .join(' ');
+  return parts.map((p) => (typeof p === 'string' ? p : p.map((n) => String(+n.toFixed(2))).join(','))).join(' ');
 }
 
 /**

@@ -65,7 +65,9 @@ export function summarizeScene(source: string): SceneSummary | CanvasError {
     const container = t.containerId === null ? undefined : byId.get(t.containerId);
     const quoted = `“${words(t.text).replace(/\n/g, ' / ')}”`;
     if (!container) return quoted;
-    return container.type === 'arrow' || container.type === 'line' ? `${quoted} (on ${container.type === 'arrow' ? 'an arrow' : 'a line'})` : `${quoted} (in ${/^[aeiou]/.test(container.type) ? 'an' : 'a'} ${container.type})`;
+    return container.type === 'arrow' || container.type === 'line'
+      ? `${quoted} (on ${container.type === 'arrow' ? 'an arrow' : 'a line'})`
+      : `${quoted} (in ${/^[aeiou]/.test(container.type) ? 'an' : 'a'} ${container.type})`;
   });
   const connections: string[] = [];
   for (const e of elements) {

@@ -17,16 +17,7 @@ export interface SanitizeSvgOptions {
 const ID_PREFIX = /^[A-Za-z][A-Za-z0-9_-]*$/;
 
 /** ARIA attributes that hold id references (space-separated). */
-const ID_LISTS = new Set([
-  'aria-activedescendant',
-  'aria-controls',
-  'aria-describedby',
-  'aria-details',
-  'aria-errormessage',
-  'aria-flowto',
-  'aria-labelledby',
-  'aria-owns',
-]);
+const ID_LISTS = new Set(['aria-activedescendant', 'aria-controls', 'aria-describedby', 'aria-details', 'aria-errormessage', 'aria-flowto', 'aria-labelledby', 'aria-owns']);
 
 /** Rewrite one attribute value so its ids and local references carry the prefix. */
 function prefixed(name: string, value: string, prefix: string): string {

@@ -3,7 +3,7 @@
  * coarse character classes, erring wide so a box holds its text in common sans-serif fonts.
  */
 
-const NARROW = new Set([...'il.,:;\'!|`']);
+const NARROW = new Set([..."il.,:;'!|`"]);
 const SLIM = new Set([...'fjrtI()[]{}/\\-"']);
 const WIDE = new Set([...'mwMW@%']);
 

@@ -72,7 +72,7 @@ export function contentSecurityPolicy(tree: Root, options: { mermaid: boolean; v
   const directives = ["default-src 'none'"];
   const self = (on: boolean) => (on ? ["'self'"] : []);
   if (options.mermaid) {
-    directives.push(["style-src", ...self(selfStyle), "'unsafe-inline'"].join(' '));
+    directives.push(['style-src', ...self(selfStyle), "'unsafe-inline'"].join(' '));
   } else if (styleHashes.size > 0 || attrHashes.size > 0 || selfStyle) {
     const sources = [...self(selfStyle), ...[...styleHashes].sort()];
     if (attrHashes.size > 0) sources.push("'unsafe-hashes'", ...[...attrHashes].sort());

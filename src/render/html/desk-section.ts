@@ -17,11 +17,7 @@ const pageOf = (ledger: string) => `${encodeURIComponent(ledger)}/index.html`;
 function question(q: DeskQuestion): Element {
   return h('li', { className: ['desk-question'], dataLedger: q.ledger, dataNode: q.node, dataRevision: q.revision }, [
     h('p', { className: ['desk-what'] }, [h('a', { href: `${pageOf(q.ledger)}#${q.node}` }, [shown(q.text)])]),
-    h('p', { className: ['desk-meta'] }, [
-      'in ',
-      h('a', { href: pageOf(q.ledger) }, q.ledger),
-      `, asked by ${q.askedBy}${q.askedAt ? `, ${formatDate(q.askedAt)}` : ''}`,
-    ]),
+    h('p', { className: ['desk-meta'] }, ['in ', h('a', { href: pageOf(q.ledger) }, q.ledger), `, asked by ${q.askedBy}${q.askedAt ? `, ${formatDate(q.askedAt)}` : ''}`]),
   ]);
 }
 
@@ -48,12 +44,7 @@ function proposal(p: DeskProposal): Element {
       h('span', { className: ['reason'] }, [shown(p.why)]),
     ]),
     diff(p),
-    h('p', { className: ['desk-meta'] }, [
-      'proposal ',
-      h('code', p.id),
-      ', against revision ',
-      h('code', { title: p.base }, shortSha(p.base)),
-    ]),
+    h('p', { className: ['desk-meta'] }, ['proposal ', h('code', p.id), ', against revision ', h('code', { title: p.base }, shortSha(p.base))]),
   ]);
 }
 
@@ -102,9 +93,7 @@ export function deskSection(questions: number, proposals: number): Element {
   const q = questions;
   const p = proposals;
   const summary =
-    q === 0 && p === 0
-      ? 'Nothing waits for you: no open question, no proposal.'
-      : `${q} open ${q === 1 ? 'question' : 'questions'}, ${p} ${p === 1 ? 'proposal' : 'proposals'} waiting for a decision.`;
+    q === 0 && p === 0 ? 'Nothing waits for you: no open question, no proposal.' : `${q} open ${q === 1 ? 'question' : 'questions'}, ${p} ${p === 1 ? 'proposal' : 'proposals'} waiting for a decision.`;
   return h('section', { id: 'desk', className: ['desk'], ariaLabelledBy: 'desk-title' }, [
     h('h2', { id: 'desk-title' }, 'Waiting for you'),
     h('p', { id: 'desk-summary', className: ['desk-summary'] }, summary),

@@ -7,10 +7,7 @@ import type { PageContext } from './page-context.js';
 
 /** One commit that named the node: `<op> by <author>, <date> UTC: <q>reason</q> [(proposed by ...)] <code>sha</code>`. */
 function entry(e: HistoryEntry): Element {
-  const children: ElementContent[] = [
-    { type: 'text', value: `${e.op} by ${e.author}, ${formatDate(e.date)}: ` },
-    element('q', {}, [e.reason]),
-  ];
+  const children: ElementContent[] = [{ type: 'text', value: `${e.op} by ${e.author}, ${formatDate(e.date)}: ` }, element('q', {}, [e.reason])];
   if (e.proposedBy !== undefined) {
     children.push({ type: 'text', value: ` (proposed by ${e.proposedBy}${e.proposedWhy === undefined ? ')' : ': '}` });
     if (e.proposedWhy !== undefined) children.push(element('q', {}, [e.proposedWhy]), { type: 'text', value: ')' });

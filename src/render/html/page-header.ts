@@ -17,9 +17,7 @@ import { shortSha } from '../short-sha.js';
  * @returns the `header` element
  */
 export function pageHeader(snapshot: Snapshot): Element {
-  const facts: ElementContent[] = [
-    h('div', [h('dt', 'Revision'), h('dd', [h('code', { className: ['revision'] }, snapshot.revision)])]),
-  ];
+  const facts: ElementContent[] = [h('div', [h('dt', 'Revision'), h('dd', [h('code', { className: ['revision'] }, snapshot.revision)])])];
   const last = snapshot.lastEdit;
   if (last) {
     facts.push(
@@ -38,16 +36,7 @@ export function pageHeader(snapshot: Snapshot): Element {
   const ending = snapshot.ending;
   const words = ending ? endingLine(ending) : null;
   const frozen =
-    ending && words
-      ? [
-          h('p', { className: [ending.kind] }, [
-            h('strong', ending.kind === 'frozen' ? 'Frozen.' : 'Abandoned.'),
-            ` This canvas was ${words.lead}`,
-            h('code', ending.commit),
-            words.tail,
-          ]),
-        ]
-      : [];
+    ending && words ? [h('p', { className: [ending.kind] }, [h('strong', ending.kind === 'frozen' ? 'Frozen.' : 'Abandoned.'), ` This canvas was ${words.lead}`, h('code', ending.commit), words.tail])] : [];
   // The summary tells canvases apart beside the ledger id (docs/projections.md, "The summary"); a
   // cut one carries the whole line as its hover title.
   const summary = canvasSummary(snapshot.canvas);

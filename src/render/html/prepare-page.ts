@@ -31,12 +31,7 @@ export async function preparePage(snapshot: Snapshot): Promise<PageAssets> {
   for (const [node, drawn] of figures) {
     if (!(drawn instanceof CanvasError)) continue;
     if (drawn.code === 'FIGURE_NOT_DRAWN') throw drawn;
-    throw new CanvasError(
-      'FIGURE_NOT_DRAWN',
-      `figure ${node} of canvas ${snapshot.ledger} could not be drawn (${drawn.code}): ${drawn.message}`,
-      drawn.hint,
-      { node, cause: drawn.code, ...drawn.data },
-    );
+    throw new CanvasError('FIGURE_NOT_DRAWN', `figure ${node} of canvas ${snapshot.ledger} could not be drawn (${drawn.code}): ${drawn.message}`, drawn.hint, { node, cause: drawn.code, ...drawn.data });
   }
   return { css, figures };
 }

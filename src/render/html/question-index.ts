@@ -14,8 +14,7 @@ import { questionMarker } from '../question-marker.js';
 export function questionIndex(canvas: Canvas): Element {
   const questions = orderQuestions(canvas);
   const open = questions.filter((q) => !q.answered).length;
-  const summary =
-    questions.length === 0 ? 'No questions.' : `${open} open, ${questions.length - open} answered.`;
+  const summary = questions.length === 0 ? 'No questions.' : `${open} open, ${questions.length - open} answered.`;
   return h('nav', { id: 'questions', className: ['questions'], ariaLabel: 'Questions' }, [
     h('h2', 'Questions'),
     h('p', { className: ['summary'] }, summary),
@@ -24,13 +23,7 @@ export function questionIndex(canvas: Canvas): Element {
       : [
           h(
             'ol',
-            questions.map((q) =>
-              h('li', { className: [q.answered ? 'answered' : 'open'] }, [
-                h('span', { className: ['marker'] }, questionMarker(q)),
-                ' ',
-                h('a', { href: `#${q.id}` }, q.text),
-              ]),
-            ),
+            questions.map((q) => h('li', { className: [q.answered ? 'answered' : 'open'] }, [h('span', { className: ['marker'] }, questionMarker(q)), ' ', h('a', { href: `#${q.id}` }, q.text)])),
           ),
         ]),
   ]);

@@ -64,11 +64,8 @@ function row(e: IndexEntry): Element {
   const last: Array<ElementContent | string> = e.lastEdit
     ? [h('span', { className: ['edit'] }, `${e.lastEdit.op} by ${e.lastEdit.author}, ${formatDate(e.lastEdit.date)}`), ': ', h('span', { className: ['reason'] }, e.lastEdit.reason)]
     : ['none'];
-  const summary = e.summary
-    ? [h('p', { className: ['summary'], ...(e.summary.full !== e.summary.text ? { title: e.summary.full } : {}) }, [nodeText(e.summary.text)])]
-    : [];
-  const cell = (column: (typeof COLUMNS)[number], className: string[], content: Array<ElementContent | string>): Element =>
-    h('td', { className, dataLabel: column }, content);
+  const summary = e.summary ? [h('p', { className: ['summary'], ...(e.summary.full !== e.summary.text ? { title: e.summary.full } : {}) }, [nodeText(e.summary.text)])] : [];
+  const cell = (column: (typeof COLUMNS)[number], className: string[], content: Array<ElementContent | string>): Element => h('td', { className, dataLabel: column }, content);
   return h('tr', { id: `canvas-${e.ledger}`, dataName: e.ledger, dataEdited: e.lastEdit?.date ?? '', dataOpen: String(e.openQuestions) }, [
     cell('canvas', ['ledger'], [h('a', { href: `${encodeURIComponent(e.ledger)}/index.html` }, e.ledger), ...summary]),
     cell('questions', e.openQuestions > 0 ? ['count', 'open'] : ['count'], [`${e.openQuestions} open of ${e.questions}`]),
@@ -107,7 +104,11 @@ function tools(): Element {
     h('p', { className: ['tool'] }, [
       h('label', { htmlFor: 'index-sort' }, 'Sort by'),
       ' ',
-      h('select', { id: 'index-sort' }, orders.map(([value, label]) => h('option', { value }, label))),
+      h(
+        'select',
+        { id: 'index-sort' },
+        orders.map(([value, label]) => h('option', { value }, label)),
+      ),
     ]),
     h('p', { id: 'index-count', className: ['index-count'], ariaLive: 'polite' }),
   ]);
@@ -146,7 +147,15 @@ export function renderIndex(entries: ReadonlyArray<IndexEntry & { row?: string; 
           deskSection(desk.questions.length, desk.proposals.length),
           h('h2', { id: 'canvases-title' }, 'Every canvas'),
           ...(script === undefined ? [] : [tools()]),
-          h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [h('thead', [h('tr', COLUMNS.map((t) => h('th', { scope: 'col' }, t)))]), h('tbody', [{ type: 'raw', value: ROWS }])]),
+          h('table', { className: ['canvases'], ariaLabelledBy: 'canvases-title' }, [
+            h('thead', [
+              h(
+                'tr',
+                COLUMNS.map((t) => h('th', { scope: 'col' }, t)),
+              ),
+            ]),
+            h('tbody', [{ type: 'raw', value: ROWS }]),
+          ]),
         ];
   const body: ElementContent[] = [
     h('header', { className: ['masthead'] }, [

@@ -84,8 +84,7 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
   const say = SPEECH[options.surface ?? 'cli'];
   const edits = snapshot.recentEdits.slice(0, options.edits ?? EDITS);
   const crossings = new Map<string, Crossing>(snapshot.crossings.map((c) => [c.node, c]));
-  const renderChildren = (children: readonly CanvasNode[], depth: number): string[] =>
-    children.flatMap((child) => renderLines(child, { ...ctx, depth }));
+  const renderChildren = (children: readonly CanvasNode[], depth: number): string[] => children.flatMap((child) => renderLines(child, { ...ctx, depth }));
   const ctx: TextContext = { crossings, depth: 0, renderChildren };
   const { ledger, revision } = snapshot;
   const size = readSize(snapshot);
@@ -124,7 +123,14 @@ export function renderPrompt(snapshot: Snapshot, options: PromptOptions = {}): s
   if (open.length === 0) {
     out.push('Open questions: none.');
   } else {
-    out.push(`Open questions (${open.length}):`, ...open.flatMap((q) => isolateBidi(q.text).split('\n').map((l, i) => (i === 0 ? `- [${q.id}] ${l}` : `    ${l}`))));
+    out.push(
+      `Open questions (${open.length}):`,
+      ...open.flatMap((q) =>
+        isolateBidi(q.text)
+          .split('\n')
+          .map((l, i) => (i === 0 ? `- [${q.id}] ${l}` : `    ${l}`)),
+      ),
+    );
   }
   out.push('', `The document (node ids in brackets; sections indent their children):`);
   const body = renderChildren(snapshot.canvas.children, 0);

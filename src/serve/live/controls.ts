@@ -5,7 +5,11 @@ import { live, ON_CANVAS } from './state.js';
 import { INSERT_TYPES } from './wire.js';
 
 function insertMenu(label: string, anchor: string, opener?: HTMLElement): HTMLElement {
-  const pick = el('select', { 'aria-label': `Type of the node to insert ${label}` }, INSERT_TYPES.map((t) => el('option', { value: t, text: t })));
+  const pick = el(
+    'select',
+    { 'aria-label': `Type of the node to insert ${label}` },
+    INSERT_TYPES.map((t) => el('option', { value: t, text: t })),
+  );
   const go = el('button', {
     type: 'button',
     text: `Insert ${label}`,

@@ -83,7 +83,12 @@ async function openPanel(title: string, opener: HTMLElement, item: Item, fields:
     result.replaceChildren(outcomeView(outcome, () => closePanel(opener)));
     if (outcome.outcome === 'applied' || outcome.outcome === 'proposed') form.remove();
   });
-  panel = el('section', { id: 'desk-editor', class: 'live-editor desk-editor', 'aria-label': title }, [el('h2', { text: title }), el('p', { class: 'desk-item', text: `${item.ledger}: ${item.text}` }), form, result]);
+  panel = el('section', { id: 'desk-editor', class: 'live-editor desk-editor', 'aria-label': title }, [
+    el('h2', { text: title }),
+    el('p', { class: 'desk-item', text: `${item.ledger}: ${item.text}` }),
+    form,
+    result,
+  ]);
   document.querySelector('main')?.before(panel);
   (panel.querySelector('textarea, input') as HTMLElement | null)?.focus();
 }

@@ -41,17 +41,7 @@ function findNode(nodes: FormNode[], id: string): FormNode | null {
 
 function describeNode(n: FormNode): string {
   const words =
-    n.type === 'section'
-      ? n.title
-      : n.type === 'link'
-        ? n.label
-        : n.type === 'list'
-          ? n.items[0]
-          : n.type === 'table'
-            ? (n.rows[0] ?? []).join(' | ')
-            : n.type === 'figure'
-              ? (n.caption ?? n.kind)
-              : n.text;
+    n.type === 'section' ? n.title : n.type === 'link' ? n.label : n.type === 'list' ? n.items[0] : n.type === 'table' ? (n.rows[0] ?? []).join(' | ') : n.type === 'figure' ? (n.caption ?? n.kind) : n.text;
   const line = (words ?? '').split('\n')[0] ?? '';
   return `${n.type} ${n.id}: ${line.length > 40 ? `${line.slice(0, 40)}…` : line}`;
 }
@@ -91,7 +81,11 @@ export async function openEditor(spec: EditSpec): Promise<void> {
   const form = spec.op === 'insert' || spec.op === 'replace' ? nodeForm(type, spec.op === 'replace' ? node : null) : null;
   const where =
     spec.op === 'move' || (spec.op === 'insert' && spec.pick)
-      ? el('select', {}, places(t.canvas.children, spec.id).map((p) => el('option', { value: p.value, text: p.label })))
+      ? el(
+          'select',
+          {},
+          places(t.canvas.children, spec.id).map((p) => el('option', { value: p.value, text: p.label })),
+        )
       : null;
   const why = reasonField({ required: true, 'aria-describedby': 'live-why-problem' });
   const problem = el('p', { id: 'live-why-problem', class: 'live-problem', 'aria-live': 'polite' });
@@ -106,12 +100,7 @@ export async function openEditor(spec: EditSpec): Promise<void> {
     problem,
     el('div', { class: 'live-actions' }, [submit, el('button', { type: 'button', text: 'Cancel', onclick: closeEditor })]),
   ]);
-  const panel = el('aside', { id: 'live-editor', class: 'live-editor', role: 'dialog', 'aria-modal': 'false', 'aria-label': spec.title }, [
-    el('h2', { text: spec.title }),
-    notice,
-    formEl,
-    result,
-  ]);
+  const panel = el('aside', { id: 'live-editor', class: 'live-editor', role: 'dialog', 'aria-modal': 'false', 'aria-label': spec.title }, [el('h2', { text: spec.title }), notice, formEl, result]);
   panel.addEventListener('keydown', (e) => {
     if (e.key === 'Escape') closeEditor();
   });
@@ -134,9 +123,7 @@ export async function openEditor(spec: EditSpec): Promise<void> {
       if ((k === 'after' || k === 'into') && v !== undefined) body[k] = v;
     }
     submit.disabled = true;
-    const o = await postJson<WireOutcome>(canvasPath('_write'), body).catch(
-      (err): WireOutcome => ({ error: { code: 'NETWORK', message: String(err), hint: 'is canvas serve still running?' } }),
-    );
+    const o = await postJson<WireOutcome>(canvasPath('_write'), body).catch((err): WireOutcome => ({ error: { code: 'NETWORK', message: String(err), hint: 'is canvas serve still running?' } }));
     submit.disabled = false;
     result.replaceChildren(
       outcomeView(o, async () => {

@@ -12,7 +12,11 @@ interface Preview {
 
 /** The form of a figure starting from `node` (null for a new one). */
 export function figureForm(node: FormNodeOf<'figure'> | null): NodeForm {
-  const kind = el('select', {}, ['diagram', 'mermaid', 'svg', 'excalidraw'].map((k) => el('option', { value: k, text: k })));
+  const kind = el(
+    'select',
+    {},
+    ['diagram', 'mermaid', 'svg', 'excalidraw'].map((k) => el('option', { value: k, text: k })),
+  );
   kind.value = node?.kind ?? 'diagram';
   const cap = textInput(node?.caption);
   const src = textArea(node?.kind === 'svg' ? (node.svgSource ?? '') : (node?.source ?? ''), 8);

@@ -39,7 +39,13 @@ const FORMS: { readonly [T in NodeType]: (node: FormNodeOf<T> | null) => NodeFor
       value: () => ({ type: 'list', items: t.value.split('\n').filter((s) => s.trim() !== ''), ordered: o.box.checked }),
     };
   },
-  table: (node) => tableForm(node?.rows ?? [['', ''], ['', '']]),
+  table: (node) =>
+    tableForm(
+      node?.rows ?? [
+        ['', ''],
+        ['', ''],
+      ],
+    ),
   link: (node) => {
     const h = textInput(node?.href);
     const l = textInput(node?.label);

@@ -26,10 +26,7 @@ function proposalItem(p: WireProposal): HTMLElement {
     el('p', {}, [el('strong', { text: `${p.op} ${p.node ?? '(new node)'}` }), ` by ${p.proposedBy}: `, el('span', { class: 'reason', text: p.why })]),
     p.payload ? el('pre', { text: p.payload }) : null,
     field('Why', why),
-    el('div', { class: 'live-actions' }, [
-      el('button', { type: 'button', text: 'Approve', onclick: decide('approve') }),
-      el('button', { type: 'button', text: 'Reject', onclick: decide('reject') }),
-    ]),
+    el('div', { class: 'live-actions' }, [el('button', { type: 'button', text: 'Approve', onclick: decide('approve') }), el('button', { type: 'button', text: 'Reject', onclick: decide('reject') })]),
     out,
   ]);
 }

@@ -35,12 +35,7 @@ export function liveText(): string {
 
 /** The status line of a page that lost the server. */
 export function stale(): void {
-  setStatus(
-    'stale',
-    ON_CANVAS
-      ? `Not live: this page shows revision ${short(live.shown)}, which may be old. Reconnecting…`
-      : 'Not live: this index may be old. Reconnecting…',
-  );
+  setStatus('stale', ON_CANVAS ? `Not live: this page shows revision ${short(live.shown)}, which may be old. Reconnecting…` : 'Not live: this index may be old. Reconnecting…');
 }
 
 function commitLine(c: WireCommit): HTMLElement {

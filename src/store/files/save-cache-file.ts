@@ -27,7 +27,16 @@ export function saveCacheFile(path: string, text: string | Uint8Array): void {
   try {
     // Never through a link (docs/store.md, "Where the store writes"): a cache not saved is only a cache.
     checkPrivateFolders(path.slice(0, at));
-    tmp = writePrivateFile(path.slice(0, at), privateName(path.slice(at + 1).split(sep).join('/')), text);
+    tmp = writePrivateFile(
+      path.slice(0, at),
+      privateName(
+        path
+          .slice(at + 1)
+          .split(sep)
+          .join('/'),
+      ),
+      text,
+    );
     mkdirSync(dirname(path), { recursive: true });
     renameSync(tmp, path);
   } catch {

@@ -99,8 +99,7 @@ export class GitBatch {
         this.body = null;
         // One copy either way: a content in one chunk is copied out of it (so a small object never
         // keeps a large chunk of git's output alive); one in many is joined once.
-        const content =
-          body.chunks.length === 1 ? Buffer.from(body.chunks[0]!.subarray(0, body.size)) : Buffer.concat(body.chunks, body.have).subarray(0, body.size);
+        const content = body.chunks.length === 1 ? Buffer.from(body.chunks[0]!.subarray(0, body.size)) : Buffer.concat(body.chunks, body.have).subarray(0, body.size);
         this.answer({ sha: body.sha, type: body.type, content });
         continue;
       }

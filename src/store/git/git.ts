@@ -68,13 +68,20 @@ export function gitEnvironment(extra: Record<string, string> = {}): NodeJS.Proce
  */
 export function gitConfigArgs(repo: string): string[] {
   return [
-    '-c', 'core.hooksPath=/dev/null',
-    '-c', 'commit.gpgSign=false',
-    '-c', 'core.autocrlf=false',
-    '-c', 'core.fsmonitor=false',
-    '-c', 'gc.autoDetach=false',
-    '-c', 'core.logAllRefUpdates=always',
-    '-c', `safe.directory=${repo}`,
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'commit.gpgSign=false',
+    '-c',
+    'core.autocrlf=false',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'gc.autoDetach=false',
+    '-c',
+    'core.logAllRefUpdates=always',
+    '-c',
+    `safe.directory=${repo}`,
   ];
 }
 

@@ -24,4 +24,3 @@ export async function writeCommit(repo: string, tree: string, parent: string | n
   });
   return stdout.trim();
 }
-

@@ -45,12 +45,7 @@ function entryKey(e: TreeEntry): Buffer {
  * @param changes - path to new blob sha, or null to delete the path
  * @returns the new tree's sha
  */
-export async function writeTree(
-  repo: string,
-  reader: ObjectReader,
-  base: string | null,
-  changes: ReadonlyMap<string, string | null>,
-): Promise<string> {
+export async function writeTree(repo: string, reader: ObjectReader, base: string | null, changes: ReadonlyMap<string, string | null>): Promise<string> {
   const entries = new Map<string, TreeEntry>();
   if (base) {
     const raw = await reader.object(base);

@@ -94,11 +94,7 @@ function countQuestions(nodes: readonly CanvasNode[], out: { open: number; answe
 
 async function entryOf(reader: RepoReader, ledger: string, revision: string): Promise<CachedEntry> {
   const gitDir = join(reader.ws.repo, '.git');
-  const [facts, head, bytes] = await Promise.all([
-    canvasFacts(reader, ledger, revision, true),
-    reader.commit(revision),
-    reader.file(revision, canvasFile(ledger)),
-  ]);
+  const [facts, head, bytes] = await Promise.all([canvasFacts(reader, ledger, revision, true), reader.commit(revision), reader.file(revision, canvasFile(ledger))]);
   if (!head || !bytes) throw new CanvasError('INTERNAL', `canvas ${ledger} has no document at its revision ${revision}`, 'run `canvas verify`', { ledger, revision });
   const canvas: Canvas = cachedCanvasTree(gitDir, ledger, bytes);
   const questions = { open: 0, answered: 0 };

@@ -25,7 +25,7 @@ export async function listProposals(ws: Workspace, options: { ledger: string }, 
       const p = id === undefined ? null : await readProposal(reader, revision, ledger, id);
       if (p) out.push(p);
     }
-    return out.sort((a, b) => (a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1);
+    return out.sort((a, b) => ((a.status === 'open') !== (b.status === 'open') ? (a.status === 'open' ? -1 : 1) : a.id < b.id ? -1 : 1));
   } finally {
     if (!open) reader.close();
   }

@@ -69,7 +69,9 @@ export function foldHistories(reader: RepoReader, ledger: string, revision: stri
 function isEdit(e: unknown): e is SnapshotEdit {
   if (typeof e !== 'object' || e === null) return false;
   const r = e as Record<string, unknown>;
-  return typeof r.commit === 'string' && typeof r.op === 'string' && (r.node === null || typeof r.node === 'string') && typeof r.author === 'string' && typeof r.reason === 'string' && typeof r.date === 'string';
+  return (
+    typeof r.commit === 'string' && typeof r.op === 'string' && (r.node === null || typeof r.node === 'string') && typeof r.author === 'string' && typeof r.reason === 'string' && typeof r.date === 'string'
+  );
 }
 
 function readCache(path: string): HistoryCache | null {

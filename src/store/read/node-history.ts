@@ -33,12 +33,10 @@ export async function nodeHistory(ws: Workspace, options: { ledger: string; node
       if (c.trailers['Canvas-Node'] === options.node) out.push(historyEntry(c));
     }
     if (out.length === 0) {
-      throw new CanvasError(
-        'NODE_NOT_FOUND',
-        `no commit of canvas ${ledger} names node ${options.node}`,
-        `run \`canvas read ${ledger}\` for the current ids, or \`canvas log ${ledger}\` for every edit`,
-        { ledger, node: options.node },
-      );
+      throw new CanvasError('NODE_NOT_FOUND', `no commit of canvas ${ledger} names node ${options.node}`, `run \`canvas read ${ledger}\` for the current ids, or \`canvas log ${ledger}\` for every edit`, {
+        ledger,
+        node: options.node,
+      });
     }
     return out.reverse();
   } finally {

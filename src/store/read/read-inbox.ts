@@ -139,9 +139,7 @@ async function accessOf(ws: Workspace, reader: RepoReader, who: string, ledger: 
   const access = await readAccess(ws, { ledger }, reader);
   const role = roleOf(access.grants, access.creator, who);
   if (role === null || roleRank(role) < roleRank('editor')) return { role, waiting: [] };
-  const waiting = (await listProposals(ws, { ledger }, reader))
-    .filter((p) => p.status === 'open')
-    .map((p) => ({ ledger, id: p.id, op: p.op, node: p.node, proposedBy: p.proposedBy, why: p.why, base: p.base }));
+  const waiting = (await listProposals(ws, { ledger }, reader)).filter((p) => p.status === 'open').map((p) => ({ ledger, id: p.id, op: p.op, node: p.node, proposedBy: p.proposedBy, why: p.why, base: p.base }));
   return { role, waiting };
 }
 

@@ -104,8 +104,7 @@ export async function readSnapshots(reader: RepoReader, refs: readonly CanvasRef
         : null;
       // As a read at the canvas's head saves them (docs/projections.md, "Why is this here?").
       const h = cached[i] ?? null;
-      const all =
-        newer[i] === 0 && h?.revision === revision ? new Map(h.nodes) : foldHistories(reader, ledger, revision, w.slice(0, newer[i] ?? w.length), newer[i] === null ? null : h, true);
+      const all = newer[i] === 0 && h?.revision === revision ? new Map(h.nodes) : foldHistories(reader, ledger, revision, w.slice(0, newer[i] ?? w.length), newer[i] === null ? null : h, true);
       const history = Object.fromEntries([...indexNodes(canvas).keys()].map((id) => [id, all.get(id) ?? []]));
       out[i] = { ledger, revision, canvas, frozen, ending, lastEdit: recentEdits[0] ?? null, recentEdits, crossings: snapshotCrossings(canvas, f), history };
     } catch (e) {

@@ -5,7 +5,8 @@ import { maskCredentials } from '../../model/mask-credentials.js';
  * What git says when the remote wanted a credential it was not given, or refused the one it was
  * (over HTTP: 401, or no terminal to ask on; over ssh: the key refused).
  */
-const AUTH = /Authentication failed|could not read (?:Username|Password)|terminal prompts disabled|returned error: 40[13]\b|HTTP Basic: Access denied|Permission denied \((?:publickey|password|keyboard-interactive)/i;
+const AUTH =
+  /Authentication failed|could not read (?:Username|Password)|terminal prompts disabled|returned error: 40[13]\b|HTTP Basic: Access denied|Permission denied \((?:publickey|password|keyboard-interactive)/i;
 
 /**
  * The error for a fetch or push that did not reach the remote, that the remote refused, or that

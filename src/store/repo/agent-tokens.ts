@@ -101,8 +101,7 @@ export function listAgentTokens(ws: Workspace): AgentToken[] {
  * @throws CanvasError `TOKEN_NOT_FOUND` when nothing matches; `LOCK_TIMEOUT`, `UNSAFE_PATH`
  */
 export async function revokeAgentToken(ws: Workspace, whoOrId: string): Promise<AgentToken[]> {
-  const missing = () =>
-    new CanvasError('TOKEN_NOT_FOUND', `no agent token has the id or the who ${JSON.stringify(whoOrId)}`, 'canvas token list shows each token’s id and who', { given: whoOrId });
+  const missing = () => new CanvasError('TOKEN_NOT_FOUND', `no agent token has the id or the who ${JSON.stringify(whoOrId)}`, 'canvas token list shows each token’s id and who', { given: whoOrId });
   if (readTokens(ws).length === 0) throw missing();
   return withRepoLock(join(ws.repo, '.git'), async () => {
     const tokens = readTokens(ws);

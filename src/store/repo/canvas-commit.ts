@@ -9,18 +9,7 @@
  * `Canvas-Proposed-Why` (the proposer's reason; the subject carries the approver's), so a
  * node's history reads the same whoever applied it (docs/roles.md "Proposals").
  */
-export type CanvasOp =
-  | 'create'
-  | 'insert'
-  | 'replace'
-  | 'remove'
-  | 'move'
-  | 'freeze'
-  | 'abandon'
-  | 'grant'
-  | 'revoke'
-  | 'propose'
-  | 'reject';
+export type CanvasOp = 'create' | 'insert' | 'replace' | 'remove' | 'move' | 'freeze' | 'abandon' | 'grant' | 'revoke' | 'propose' | 'reject';
 
 /**
  * The ops that change the canvas document and name one node (docs/store.md, "Commits"): the ones
@@ -81,12 +70,7 @@ export interface CanvasCommit {
  * @param trailers - the trailers (written in {@link TRAILER_ORDER})
  * @returns the message, ending in a line feed
  */
-export function formatCommitMessage(
-  op: CanvasOp,
-  node: string | null,
-  reason: string,
-  trailers: Partial<Record<TrailerKey, string>>,
-): string {
+export function formatCommitMessage(op: CanvasOp, node: string | null, reason: string, trailers: Partial<Record<TrailerKey, string>>): string {
   const subject = node ? `${op} ${node}: ${reason}` : `${op}: ${reason}`;
   const lines = TRAILER_ORDER.filter((k) => trailers[k] !== undefined).map((k) => `${k}: ${trailers[k]}`);
   return `${subject}\n\n${lines.join('\n')}\n`;
@@ -160,5 +144,9 @@ export function whoOf(author: string | undefined): string {
  * (Unix seconds; the email and zone are not kept), then the message.
  */
 export function commitText(tree: string | undefined, parents: string | undefined, name: string | undefined, time: string | undefined, message: string): string {
-  return `tree ${tree}\n${(parents ?? '').split(' ').filter(Boolean).map((p) => `parent ${p}\n`).join('')}author ${name} <> ${time} +0000\n\n${message}`;
+  return `tree ${tree}\n${(parents ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((p) => `parent ${p}\n`)
+    .join('')}author ${name} <> ${time} +0000\n\n${message}`;
 }

@@ -56,7 +56,6 @@ function isRunAuthor(author: string): boolean {
   return author.split('|').some((part) => part.trim().startsWith('run:'));
 }
 
-
 /** Fold one commit (oldest first) into the facts. */
 export function foldCommit(f: CanvasFacts, c: CanvasCommit): void {
   f.revision = c.sha;
@@ -152,8 +151,7 @@ export async function canvasFacts(reader: RepoReader, ledger: string, revision: 
     }
     newer.push(c);
   }
-  const facts: CanvasFacts =
-    reached && cached ? cached : emptyFacts();
+  const facts: CanvasFacts = reached && cached ? cached : emptyFacts();
   for (let i = newer.length - 1; i >= 0; i -= 1) foldCommit(facts, newer[i]!);
   if (save) saveFacts(reader, ledger, facts);
   return facts;

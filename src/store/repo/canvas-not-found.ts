@@ -32,12 +32,7 @@ export function canvasNotFound(root: string, ledger: string, at?: string): Canva
  * @param reader - an open reader of the repository, or null when there is no repository yet
  * @returns the `CANVAS_NOT_FOUND` error to throw; `data.swapped` is true when the arguments look swapped
  */
-export async function canvasNotFoundFor(
-  root: string,
-  ledger: string,
-  command: { name: string; other?: string | undefined },
-  reader: RepoReader | null,
-): Promise<CanvasError> {
+export async function canvasNotFoundFor(root: string, ledger: string, command: { name: string; other?: string | undefined }, reader: RepoReader | null): Promise<CanvasError> {
   const other = command.other;
   if (reader && other !== undefined && other !== ledger && isLedgerId(other) && (await reader.revision(other))) {
     return new CanvasError(

@@ -31,13 +31,7 @@ export function cachedCanvasTree(gitDir: string, ledger: string, bytes: Buffer, 
   const text = bytes.toString('utf8');
   try {
     const cached = JSON.parse(readFileSync(treeCachePath(gitDir, ledger), 'utf8')) as TreeCache;
-    if (
-      cached.checks === TREE_CACHE_CHECKS &&
-      cached.blob === (blob ?? hashObject('blob', bytes)) &&
-      cached.canvas.ledger === ledger &&
-      serializeCanvas(cached.canvas) === text
-    )
-      return cached.canvas;
+    if (cached.checks === TREE_CACHE_CHECKS && cached.blob === (blob ?? hashObject('blob', bytes)) && cached.canvas.ledger === ledger && serializeCanvas(cached.canvas) === text) return cached.canvas;
   } catch {
     // No cache, or an unreadable one: parse.
   }

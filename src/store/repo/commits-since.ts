@@ -17,12 +17,7 @@ export async function resolveBase(reader: RepoReader, base: string, flag: string
   }
   const found = await reader.resolve(`${base}^{commit}`);
   if (!found) {
-    throw new CanvasError(
-      'UNKNOWN_BASE',
-      `${flag} ${base} is not a commit of this workspace (unknown or ambiguous)`,
-      `run \`canvas read ${ledger}\` and pass its Canvas-Base: sha`,
-      { base },
-    );
+    throw new CanvasError('UNKNOWN_BASE', `${flag} ${base} is not a commit of this workspace (unknown or ambiguous)`, `run \`canvas read ${ledger}\` and pass its Canvas-Base: sha`, { base });
   }
   return found.sha;
 }
@@ -73,10 +68,5 @@ export async function commitsSince(repo: string, base: string, main: string, fla
 }
 
 function notAncestor(flag: string, base: string, ledger: string): CanvasError {
-  return new CanvasError(
-    'BASE_NOT_ANCESTOR',
-    `${flag} ${base.slice(0, 12)} is not an ancestor of main`,
-    `read the canvas again (\`canvas read ${ledger}\`) and write against its Canvas-Base: sha`,
-    { base },
-  );
+  return new CanvasError('BASE_NOT_ANCESTOR', `${flag} ${base.slice(0, 12)} is not an ancestor of main`, `read the canvas again (\`canvas read ${ledger}\`) and write against its Canvas-Base: sha`, { base });
 }

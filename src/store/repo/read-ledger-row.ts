@@ -25,7 +25,7 @@ function badRow(path: string, what: string, hint: string, data: Record<string, u
   return new CanvasError('BAD_LEDGER_ROW', `the ledger row ${path} ${what}`, hint, { path, ...data });
 }
 
-const FIX = 'the row is the orchestrator\'s file and canvas never writes it: fix it there, or pass --problem and --expected-value';
+const FIX = "the row is the orchestrator's file and canvas never writes it: fix it there, or pass --problem and --expected-value";
 
 /** The row's bytes, or null when there is no file; a regular file only, never a pipe that blocks. */
 function readRowBytes(path: string): Buffer | null {

@@ -32,25 +32,15 @@ export function resolveWorkspace(options: WorkspaceOptions = {}): Workspace {
   const env = options.env ?? process.env;
   const given = options.workspace || env.CANVAS_WORKSPACE || env.OPENCLAW_WORKSPACE;
   if (!given) {
-    throw new CanvasError(
-      'NO_WORKSPACE',
-      'no workspace: none of --workspace, $CANVAS_WORKSPACE and $OPENCLAW_WORKSPACE is set',
-      'pass --workspace DIR, or export CANVAS_WORKSPACE=DIR',
-    );
+    throw new CanvasError('NO_WORKSPACE', 'no workspace: none of --workspace, $CANVAS_WORKSPACE and $OPENCLAW_WORKSPACE is set', 'pass --workspace DIR, or export CANVAS_WORKSPACE=DIR');
   }
   const abs = resolve(given);
   if (!existsSync(abs)) {
     throw new CanvasError('NO_WORKSPACE', `the workspace ${abs} does not exist`, `create it first: mkdir -p ${abs}`, { workspace: abs });
   }
   if (!statSync(abs).isDirectory()) {
-    throw new CanvasError(
-      'NO_WORKSPACE',
-      `the workspace ${abs} is not a directory`,
-      'pass the workspace directory (the one holding state/), not a file in it: --workspace DIR',
-      { workspace: abs },
-    );
+    throw new CanvasError('NO_WORKSPACE', `the workspace ${abs} is not a directory`, 'pass the workspace directory (the one holding state/), not a file in it: --workspace DIR', { workspace: abs });
   }
   const root = realpathSync(abs);
   return { root, repo: join(root, 'state', 'canvas'), ledgerDir: join(root, 'state', 'ledger') };
 }
-

@@ -152,7 +152,17 @@ export class WorkspaceSearchIndex {
     const { canvases, nodes, textBytes } = this.header;
     let next = 0;
     for (const [i, c] of canvases.entries()) {
-      if (!Array.isArray(c) || typeof c[0] !== 'string' || typeof c[1] !== 'string' || typeof c[2] !== 'string' || c[5] !== next || !Number.isInteger(c[6]) || typeof c[3] !== 'number' || typeof c[4] !== 'number') return false;
+      if (
+        !Array.isArray(c) ||
+        typeof c[0] !== 'string' ||
+        typeof c[1] !== 'string' ||
+        typeof c[2] !== 'string' ||
+        c[5] !== next ||
+        !Number.isInteger(c[6]) ||
+        typeof c[3] !== 'number' ||
+        typeof c[4] !== 'number'
+      )
+        return false;
       for (let n = c[5]; n < c[5] + c[6]; n += 1) if (this.table[n * NODE_SLOTS] !== i) return false;
       next += c[6];
     }

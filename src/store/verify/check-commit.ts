@@ -57,12 +57,7 @@ async function fileChanges(files: RawEntry[], object: (sha: string) => Promise<B
   return out;
 }
 
-export async function checkCommit(
-  logged: LoggedCommit,
-  previousMain: string | null,
-  replay: Replay,
-  report: (rule: VerifyRule, message: string, extra?: Partial<Violation>) => void,
-): Promise<void> {
+export async function checkCommit(logged: LoggedCommit, previousMain: string | null, replay: Replay, report: (rule: VerifyRule, message: string, extra?: Partial<Violation>) => void): Promise<void> {
   const { commit: c, files } = logged;
   const { canvases } = replay;
   if (c.parents.length !== (previousMain ? 1 : 0)) {
@@ -144,9 +139,7 @@ export async function checkCommit(
       }
     }
   }
-  await replay.authority.check(c, await fileChanges(files, replay.object), { before, after: next }, replay.history, (rule, message, extra = {}) =>
-    report(rule, message, extra),
-  );
+  await replay.authority.check(c, await fileChanges(files, replay.object), { before, after: next }, replay.history, (rule, message, extra = {}) => report(rule, message, extra));
   const facts = state?.facts ?? emptyFacts();
   foldCommit(facts, c);
   checkCache(replay, ledger, facts, report);

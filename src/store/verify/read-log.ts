@@ -76,8 +76,15 @@ export function prefetch(commits: readonly LoggedCommit[], i: number, asked: Map
  */
 export async function logOfMain(repo: string, main: string): Promise<LoggedCommit[]> {
   const { stdout } = await runGit(repo, [
-    '-c', 'core.quotePath=false',
-    'log', '--reverse', '--root', '--no-renames', '--raw', '--no-abbrev', '-z',
+    '-c',
+    'core.quotePath=false',
+    'log',
+    '--reverse',
+    '--root',
+    '--no-renames',
+    '--raw',
+    '--no-abbrev',
+    '-z',
     '--format=%x1e%H%x00%P%x00%T%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%B%x1f',
     main,
   ]);

@@ -44,7 +44,6 @@ interface Authority {
 /** Reports one violation of the commit being replayed. */
 export type Report = (rule: VerifyRule, message: string, extra?: { code?: ErrorCode; path?: string }) => void;
 
-
 function parseJson(bytes: Buffer): unknown {
   try {
     return JSON.parse(bytes.toString('utf8')) as unknown;
@@ -102,13 +101,7 @@ export class AuthorityReplay {
    * @param history - every commit seen so far on main (a proposal's base must be one)
    * @param report - where violations go
    */
-  async check(
-    c: CanvasCommit,
-    changes: FileChange[],
-    docs: DocsAround,
-    history: SeenCommits,
-    report: Report,
-  ): Promise<void> {
+  async check(c: CanvasCommit, changes: FileChange[], docs: DocsAround, history: SeenCommits, report: Report): Promise<void> {
     const ledger = c.ledger!;
     const author = c.trailers['Canvas-Author'] ?? '';
     const who = whoOf(author);
@@ -117,11 +110,7 @@ export class AuthorityReplay {
     if (need && state) {
       const role = roleOf(state.grants, state.creator, who);
       if (role === null || roleRank(role) < roleRank(need.role)) {
-        report(
-          'authority',
-          `${who} ${role === null ? 'held no role' : `was ${role}`} on canvas ${ledger} at this point; ${need.what}`,
-          { code: role === null ? 'NO_ROLE' : 'ROLE_TOO_LOW' },
-        );
+        report('authority', `${who} ${role === null ? 'held no role' : `was ${role}`} on canvas ${ledger} at this point; ${need.what}`, { code: role === null ? 'NO_ROLE' : 'ROLE_TOO_LOW' });
       }
     }
     const accessPath = accessFile(ledger);
@@ -187,24 +176,12 @@ export class AuthorityReplay {
           : null;
     const same = (a: Record<string, unknown>, b: Record<string, unknown>) => isDeepStrictEqual(Object.entries(a).sort(), Object.entries(b).sort());
     if (!expected || same(before, after) || !same(expected, after)) {
-      report(
-        'grant',
-        `Canvas-Grant "${trailer ?? ''}" does not describe the change to ${path} (${JSON.stringify(before)} -> ${JSON.stringify(after)})`,
-        { path },
-      );
+      report('grant', `Canvas-Grant "${trailer ?? ''}" does not describe the change to ${path} (${JSON.stringify(before)} -> ${JSON.stringify(after)})`, { path });
     }
   }
 
   /** `Canvas-Proposal` and its neighbours against the proposal file, and an approval against its proposal. */
-  private async checkProposal(
-    c: CanvasCommit,
-    ledger: string,
-    state: Authority,
-    changes: FileChange[],
-    docs: DocsAround,
-    history: SeenCommits,
-    report: Report,
-  ): Promise<void> {
+  private async checkProposal(c: CanvasCommit, ledger: string, state: Authority, changes: FileChange[], docs: DocsAround, history: SeenCommits, report: Report): Promise<void> {
     const id = c.trailers['Canvas-Proposal'];
     const approval = id !== undefined && DOC_OPS.has(c.op ?? '');
     if (c.op !== 'propose' && c.op !== 'reject' && !approval) return;
@@ -226,7 +203,7 @@ export class AuthorityReplay {
       if (after.id !== id || after.ledger !== ledger) wrong.push(`it is proposal ${String(after.id)} of ${String(after.ledger)}`);
       if (after.status !== 'open' || after.decidedBy !== undefined || after.decision !== undefined) wrong.push(`its status is ${String(after.status)}`);
       if (after.proposedBy !== c.trailers['Canvas-Author']) wrong.push(`proposedBy is "${String(after.proposedBy)}", the Canvas-Author "${c.trailers['Canvas-Author']}"`);
-      if (after.why !== c.reason) wrong.push('its why is not the commit\'s reason');
+      if (after.why !== c.reason) wrong.push("its why is not the commit's reason");
       if (!DOC_OPS.has(after.op)) wrong.push(`its op is ${String(after.op)}`);
       if ((after.node ?? undefined) !== node || (after.op === 'insert') !== (after.node === null)) {
         wrong.push(`it names node ${String(after.node)}, Canvas-Proposal-Node ${node ?? 'none'}`);

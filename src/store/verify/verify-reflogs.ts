@@ -39,12 +39,7 @@ function readLog(gitDir: string, ref: string): Entry[] | null {
  * @param reader - to read commits that are not in the history
  * @returns the violations, each naming the ref as its path
  */
-export async function checkReflogs(
-  gitDir: string,
-  refs: ReadonlyMap<string, string>,
-  history: ReadonlyMap<string, string | undefined>,
-  reader: RepoReader,
-): Promise<Violation[]> {
+export async function checkReflogs(gitDir: string, refs: ReadonlyMap<string, string>, history: ReadonlyMap<string, string | undefined>, reader: RepoReader): Promise<Violation[]> {
   const violations: Violation[] = [];
   const logs = new Map<string, Entry[] | null>();
   for (const ref of refs.keys()) logs.set(ref, readLog(gitDir, ref));
@@ -93,7 +88,7 @@ export async function checkReflogs(
             rule: 'truncated',
             commit: sha,
             path: ref,
-            ...(v.ledger ?? ledger ? { ledger: (v.ledger ?? ledger)! } : {}),
+            ...((v.ledger ?? ledger) ? { ledger: (v.ledger ?? ledger)! } : {}),
             message: `${ref} once held ${sha.slice(0, 12)}, which is no longer in main's history${v.kind === 'gone' ? ' (nor in the repository)' : ''}: commits were dropped`,
           });
         }

@@ -170,16 +170,24 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   // Canvas refs behind main: rebuilt, or, reading only, said once and not reported as `ref` too.
   const refsBehind = new Set<string>();
   await repair(null, async () => {
-    for (const r of await rebuildCanvasRefs(ws)) repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
+    for (const r of await rebuildCanvasRefs(ws))
+      repaired.push(`refs/canvas/${r.ledger} was ${r.from ? `at ${r.from.slice(0, 12)}` : 'missing'}, not the canvas's latest commit on main; rebuilt from main at ${r.to.slice(0, 12)}`);
   });
   const main = await reader.main();
   if (cannot !== null && main) {
     const { stdout: now } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
-    const held = new Map(now.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+    const held = new Map(
+      now
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(' ') as [string, string]),
+    );
     for (const [ledger, sha] of await canvasesOnMain(reader)) {
       if (held.get(ledger) === sha) continue;
       refsBehind.add(ledger);
-      unrepaired.push(`rebuild refs/canvas/${ledger} from main (it is ${held.get(ledger)?.slice(0, 12) ?? 'missing'}, the canvas's latest commit on main is ${sha.slice(0, 12)}): not done, the repository cannot be written (${cannot})`);
+      unrepaired.push(
+        `rebuild refs/canvas/${ledger} from main (it is ${held.get(ledger)?.slice(0, 12) ?? 'missing'}, the canvas's latest commit on main is ${sha.slice(0, 12)}): not done, the repository cannot be written (${cannot})`,
+      );
     }
   }
   await repair(null, () => markBaseRule(ws.repo));
@@ -232,7 +240,12 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   // Refs: each canvas ref at its canvas's last commit, and no ref without a canvas.
   const { canvases } = replay;
   const { stdout: refs } = await runGit(ws.repo, ['for-each-ref', '--format=%(refname:lstrip=2) %(objectname)', 'refs/canvas/']);
-  const refMap = new Map(refs.split('\n').filter(Boolean).map((l) => l.split(' ') as [string, string]));
+  const refMap = new Map(
+    refs
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(' ') as [string, string]),
+  );
   for (const [ledger, state] of canvases) {
     if (refMap.get(ledger) !== state.revision && !refsBehind.has(ledger)) {
       violations.push({
@@ -252,9 +265,7 @@ async function verifyLocked(ws: Workspace, reader: RepoReader, only: string | un
   violations.push(...(await checkReflogs(gitDir, logged, replay.history, reader)));
   // The working tree against main.
   if (main) await checkWorkingTree(ws, reader, main, violations, repaired, repair);
-  const filtered = only
-    ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.startsWith('refs/') || v.path.includes(only))))
-    : violations;
+  const filtered = only ? violations.filter((v) => v.ledger === only || (v.ledger === undefined && (v.path === undefined || v.path.startsWith('refs/') || v.path.includes(only)))) : violations;
   // A canvas is known by its commits on main or by its ref, whether or not its first commit is valid.
   if (only && !canvases.has(only) && !refMap.has(only) && ![...replay.history.values()].includes(only)) {
     throw canvasNotFound(ws.root, only);

@@ -47,10 +47,15 @@ export async function ackInbox(ws: Workspace, req: AckRequest): Promise<AckResul
     for (const [ledger, sha] of wanted) {
       const c = /^[0-9a-f]{40}$/.test(sha) ? await reader.commit(sha) : null;
       if (c?.ledger !== ledger) {
-        throw new CanvasError('USAGE', `${JSON.stringify(sha)} is not a commit of canvas ${ledger}: an inbox is acknowledged with the revisions it showed`, 'pass each canvas\'s revision as the inbox returned it (canvases[].revision)', {
-          ledger,
-          cursor: sha,
-        });
+        throw new CanvasError(
+          'USAGE',
+          `${JSON.stringify(sha)} is not a commit of canvas ${ledger}: an inbox is acknowledged with the revisions it showed`,
+          "pass each canvas's revision as the inbox returned it (canvases[].revision)",
+          {
+            ledger,
+            cursor: sha,
+          },
+        );
       }
     }
     return await withWatcherLock(ws, who, async () => {

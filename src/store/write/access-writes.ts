@@ -33,7 +33,6 @@ async function currentGrants(ctx: EditContext): Promise<Grants> {
   return { [ctx.facts!.creator]: 'owner' };
 }
 
-
 /** The author's role for a grant or revoke: the owner's (docs/roles.md, "Roles"). */
 async function requireOwner(ctx: EditContext): Promise<'apply'> {
   const role = await roleFor(ctx, ctx.author.who);
@@ -56,7 +55,12 @@ function owners(grants: Grants): string[] {
 }
 
 /** A grant or a revoke through the write sequence: one commit of the canvas's access file. */
-function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 'revoke'; who: string; role?: Role }, change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string }): Promise<Outcome> {
+function writeGrants(
+  ws: Workspace,
+  req: WriteRequest,
+  request: { op: 'grant' | 'revoke'; who: string; role?: Role },
+  change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string },
+): Promise<Outcome> {
   return runWrite(ws, () => {
     const { ledger, why, author } = checkCommon(req);
     return {
@@ -70,12 +74,7 @@ function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 
       write: async (ctx) => {
         const { grants, trailer } = change(await currentGrants(ctx), ctx);
         if (owners(grants).length === 0) {
-          throw new CanvasError(
-            'LAST_OWNER',
-            `this would leave canvas ${ledger} without an owner`,
-            'grant owner to someone else first, then change this grant',
-            { ledger },
-          );
+          throw new CanvasError('LAST_OWNER', `this would leave canvas ${ledger} without an owner`, 'grant owner to someone else first, then change this grant', { ledger });
         }
         return commitFiles(ctx, request.op, null, { 'Canvas-Grant': trailer }, { [accessFile(ledger)]: accessJson(ledger, grants) });
       },
@@ -94,14 +93,10 @@ function writeGrants(ws: Workspace, req: WriteRequest, request: { op: 'grant' | 
  */
 export function grantRole(ws: Workspace, req: GrantRequest): Promise<Outcome> {
   if (!ROLES.includes(req.role)) {
-    return Promise.resolve(
-      rejectionOf(new CanvasError('BAD_ROLE', `"${req.role}" is not a role`, `use one of ${ROLES.join(', ')}`, { role: req.role })),
-    );
+    return Promise.resolve(rejectionOf(new CanvasError('BAD_ROLE', `"${req.role}" is not a role`, `use one of ${ROLES.join(', ')}`, { role: req.role })));
   }
   if (req.who !== '*' && !AUTHOR_PART.test(req.who)) {
-    return Promise.resolve(
-      rejectionOf(new CanvasError('BAD_AUTHOR', `"${req.who}" is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$) nor *`, 'name the who as it appears in --author')),
-    );
+    return Promise.resolve(rejectionOf(new CanvasError('BAD_AUTHOR', `"${req.who}" is not a who (^[A-Za-z0-9][A-Za-z0-9._@:-]*$) nor *`, 'name the who as it appears in --author')));
   }
   if (req.who === '*' && roleRank(req.role) > roleRank('editor')) {
     return Promise.resolve(rejectionOf(new CanvasError('BAD_ROLE', '* can be granted at most editor', 'grant owner to a named who')));

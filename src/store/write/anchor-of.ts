@@ -9,11 +9,7 @@ import type { AnchorRequest } from './write-requests.js';
  */
 export function anchorOf(req: AnchorRequest, verb: string): Anchor {
   if ((req.after === undefined) === (req.into === undefined)) {
-    throw new CanvasError(
-      'USAGE',
-      `${verb} takes exactly one of --after <node> and --into <section|root>`,
-      `use --after <node> for the next sibling, or --into <section-id|root> for the first child`,
-    );
+    throw new CanvasError('USAGE', `${verb} takes exactly one of --after <node> and --into <section|root>`, `use --after <node> for the next sibling, or --into <section-id|root> for the first child`);
   }
   return req.after !== undefined ? { after: req.after } : { into: req.into! };
 }

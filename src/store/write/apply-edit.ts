@@ -14,7 +14,6 @@ import { proposeEdit } from './propose-edit.js';
 import { requestHash } from './request-hash.js';
 import { runWrite } from './run-write.js';
 
-
 /**
  * Apply one write through the store's single write path (docs/store.md "Writes", "Staleness", "Outcomes"; docs/roles.md). Validates the
  * reason, author, ledger id and base before anything is touched; under the repository lock it
@@ -37,11 +36,7 @@ export function applyEdit(ws: Workspace, input: EditInput, common: WriteCommon, 
     const needsBase = input.op !== 'create' && input.op !== 'freeze' && input.op !== 'abandon';
     const base = common.base ?? common.require;
     if (needsBase && base === undefined) {
-      throw new CanvasError(
-        'BASE_REQUIRED',
-        `${input.op} needs --base <sha>: the revision you decided against`,
-        `run \`canvas read ${ledger}\` first and pass its Canvas-Base: sha as --base`,
-      );
+      throw new CanvasError('BASE_REQUIRED', `${input.op} needs --base <sha>: the revision you decided against`, `run \`canvas read ${ledger}\` first and pass its Canvas-Base: sha as --base`);
     }
     const spec = toSpec(input);
     if ('payload' in spec) await checkFigures(spec.payload);

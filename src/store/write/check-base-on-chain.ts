@@ -23,14 +23,7 @@ import type { RepoReader } from '../repo/repo-reader.js';
  * @param flag - how to name the base in the message (`--base`, `--require`)
  * @throws CanvasError `FOREIGN_BASE` (exit 2), with `data` `{ base, ledger, revision, baseLedger }`
  */
-export async function checkBaseOnChain(
-  reader: RepoReader,
-  ledger: string,
-  revision: string,
-  base: string,
-  since: readonly CanvasCommit[],
-  flag: string,
-): Promise<void> {
+export async function checkBaseOnChain(reader: RepoReader, ledger: string, revision: string, base: string, since: readonly CanvasCommit[], flag: string): Promise<void> {
   if (base === revision) return;
   const baseCommit = await reader.commit(base);
   const baseLedger = baseCommit?.ledger ?? null;
@@ -48,10 +41,5 @@ export async function checkBaseOnChain(
     baseLedger === ledger
       ? `${short} names canvas ${ledger} but is not on its chain of revisions (its revision is ${revision})`
       : `${short} is ${baseLedger === null ? 'a commit of no canvas' : `a revision of canvas ${baseLedger}`}, not of canvas ${ledger} (whose revision is ${revision})`;
-  throw new CanvasError(
-    'FOREIGN_BASE',
-    message,
-    `read canvas ${ledger} (its revision is ${revision}): run \`canvas read ${ledger}\` and decide against what it shows`,
-    { base, ledger, revision, baseLedger },
-  );
+  throw new CanvasError('FOREIGN_BASE', message, `read canvas ${ledger} (its revision is ${revision}): run \`canvas read ${ledger}\` and decide against what it shows`, { base, ledger, revision, baseLedger });
 }

@@ -75,7 +75,6 @@ async function checkWorkingFiles(reader: RepoReader, repo: string, ledger: strin
   return repaired;
 }
 
-
 /**
  * Refuse a working file edited outside the tool; repair one a crash left lagging one revision
  * behind (docs/store.md, "Concurrency and crashes"): every file the canvas's latest commit may

@@ -29,14 +29,7 @@ import { canvasFile } from '../repo/layout.js';
  *
  * @returns the new revision's full sha
  */
-export async function commitDocument(
-  ctx: EditContext,
-  next: Canvas,
-  op: CanvasOp,
-  node: string | null,
-  trailers: Partial<Record<TrailerKey, string>>,
-  extraFiles: Record<string, string>,
-): Promise<string> {
+export async function commitDocument(ctx: EditContext, next: Canvas, op: CanvasOp, node: string | null, trailers: Partial<Record<TrailerKey, string>>, extraFiles: Record<string, string>): Promise<string> {
   const { ws, reader, ledger } = ctx;
   const guardOp = op === 'propose' || op === 'reject' || op === 'grant' || op === 'revoke' || op === 'abandon' ? 'freeze' : op;
   const xml = serializeCanvas(next);
@@ -123,13 +116,7 @@ export async function commitDocument(
  * @param files - the files it writes, by path in the repository, with their new content
  * @returns the applied outcome, with the new revision
  */
-export async function commitFiles(
-  ctx: EditContext,
-  op: 'grant' | 'revoke' | 'reject',
-  node: string | null,
-  trailers: Partial<Record<TrailerKey, string>>,
-  files: Record<string, string>,
-): Promise<Applied> {
+export async function commitFiles(ctx: EditContext, op: 'grant' | 'revoke' | 'reject', node: string | null, trailers: Partial<Record<TrailerKey, string>>, files: Record<string, string>): Promise<Applied> {
   const revision = await commitDocument(ctx, ctx.canvas!, op, node, trailers, files);
   return { outcome: 'applied', revision, node: null, diff: [] };
 }

@@ -114,7 +114,6 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
   );
 }
 
-
 /**
  * Reject a proposal (docs/roles.md "Proposals"): an editor or owner, once; one commit touching only the
  * proposal's file, with `Canvas-Proposal`.
@@ -149,9 +148,15 @@ export function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outco
         const p = await readProposal(ctx.reader, ctx.revision!, ledger, req.proposal);
         if (!p) throw notFound(ledger, req.proposal);
         if (p.status !== 'open') throw decided(p);
-        return commitFiles(ctx, 'reject', p.node, { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) }, {
-          [proposalFile(ledger, p.id)]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
-        });
+        return commitFiles(
+          ctx,
+          'reject',
+          p.node,
+          { 'Canvas-Proposal': p.id, ...(p.node ? { 'Canvas-Proposal-Node': p.node } : {}) },
+          {
+            [proposalFile(ledger, p.id)]: proposalJson({ ...p, status: 'rejected', decidedBy: author.text, decision: why }),
+          },
+        );
       },
     };
   });

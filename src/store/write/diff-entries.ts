@@ -31,4 +31,3 @@ export async function diffEntries(ctx: EditContext, baseSha: string, commits: Ca
   }
   return out;
 }
-

@@ -55,7 +55,11 @@ export function guardOneNode(before: Canvas | null, after: Canvas, claim: GuardC
   };
   if (claim.op === 'create') {
     if (before !== null) refuse([], 'the canvas already exists');
-    if (after.children.length > 0) refuse(after.children.map((c) => c.id), 'create produces the root alone');
+    if (after.children.length > 0)
+      refuse(
+        after.children.map((c) => c.id),
+        'create produces the root alone',
+      );
     return;
   }
   if (!before) throw new CanvasError('INTERNAL', 'a write other than create needs the current canvas', 'run `canvas verify`');

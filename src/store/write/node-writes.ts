@@ -6,7 +6,6 @@ import { rejectionOf } from './rejection-of.js';
 import type { InsertRequest, MoveRequest, RemoveRequest, ReplaceRequest } from './write-requests.js';
 import type { Workspace } from '../repo/workspace.js';
 
-
 /**
  * Insert a new node (docs/identity.md): `v=1`, after a sibling or first into a section or the
  * root; the store mints its id (returned as `node`). A section is born empty.

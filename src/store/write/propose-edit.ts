@@ -11,7 +11,6 @@ import type { EditContext, EditSpec } from './edit-input.js';
 import { type ProposalFile, proposalJson } from '../repo/proposal-file.js';
 import { proposalFile } from '../repo/layout.js';
 
-
 /**
  * Store a commenter's write as a proposal (docs/roles.md "Proposals"): the edit was checked in full
  * (staleness, schema, the one-node guard) against the current revision, and is recorded in its

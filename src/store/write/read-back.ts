@@ -25,4 +25,3 @@ export function readBack(next: Canvas, xml: string, op: string, node: string | n
   parentList.splice(at.index, 1, back);
   return copy;
 }
-

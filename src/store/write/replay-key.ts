@@ -2,7 +2,6 @@ import { CanvasError } from '../../model/canvas-error.js';
 import type { Outcome } from '../repo/outcome.js';
 import type { EditContext } from './edit-input.js';
 
-
 /**
  * Replay an idempotency key (docs/roles.md "Idempotency"): the same key from the same who with the same
  * request returns the original outcome and writes nothing; with another request it is refused.

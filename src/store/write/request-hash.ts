@@ -7,7 +7,6 @@ function anchorText(a: Anchor): string {
   return 'into' in a ? `into ${a.into}` : `after ${a.after}`;
 }
 
-
 /**
  * A request's parts as a stable hash: 32 hex characters of the SHA-256 of their JSON, recorded as
  * `Canvas-Request` so a replayed idempotency key can tell the same request from another

@@ -75,13 +75,7 @@ export async function runLocked(ws: Workspace, w: PreparedWrite, fn: (ctx: EditC
 }
 
 /** One round of a locked write: its context loaded from the refs as they stand, then `fn`. */
-async function lockedOnce(
-  ws: Workspace,
-  w: PreparedWrite,
-  creates: boolean,
-  remote: RemoteSession | null,
-  fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>,
-): Promise<Outcome> {
+async function lockedOnce(ws: Workspace, w: PreparedWrite, creates: boolean, remote: RemoteSession | null, fn: (ctx: EditContext, current: Buffer | null) => Promise<Outcome>): Promise<Outcome> {
   const reader = new RepoReader(ws, { locked: true });
   // The write holds its git update-ref for as long as it holds the lock (docs/store.md,
   // "Long-lived git processes"): no idle close can come between taking it and using it.

@@ -15,17 +15,7 @@ function syntaxError(source: string): CanvasError {
 describe('parseDiagram: accepted sources', () => {
   it('parses the minimum of docs/diagram.md into a typed tree', () => {
     const d = parseDiagram(
-      [
-        'diagram 1',
-        'direction right',
-        '# a comment line',
-        '',
-        'node web "Web app"   # trailing comment',
-        'web -> api "HTTPS" -> db "SQL"',
-        'api -- cache',
-        'group "Backend" { api db cache }',
-        '',
-      ].join('\n'),
+      ['diagram 1', 'direction right', '# a comment line', '', 'node web "Web app"   # trailing comment', 'web -> api "HTTPS" -> db "SQL"', 'api -- cache', 'group "Backend" { api db cache }', ''].join('\n'),
     );
     expect(d).toEqual({
       version: 1,

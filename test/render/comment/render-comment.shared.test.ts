@@ -75,9 +75,7 @@ describe('renderComment', () => {
   });
 
   it('fences an SVG figure with its markup as the source', () => {
-    const md = renderComment(
-      snapshotOf('<figure id="f1" v="1" kind="svg"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg></figure>'),
-    );
+    const md = renderComment(snapshotOf('<figure id="f1" v="1" kind="svg"><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg></figure>'));
     const code = fromMarkdown(md).children.find((c) => c.type === 'code');
     expect(code?.type === 'code' && code.value).toBe('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n  <rect width="10" height="10"></rect>\n</svg>');
   });
@@ -93,7 +91,9 @@ describe('renderComment', () => {
     expect(b).toContain(`Revision: ${REV}`);
     expect(b).toContain(`Frozen. This canvas was frozen at ${'f'.repeat(40)}: done`);
     const later = (kind: 'frozen' | 'abandoned', editedSince: boolean) =>
-      blocks(renderComment(snapshotOf('<text id="t1" v="1">x</text>', { ending: { kind, commit: 'a'.repeat(40), reason: 'given up', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z', editedSince } }))).map(([, t]) => t);
+      blocks(
+        renderComment(snapshotOf('<text id="t1" v="1">x</text>', { ending: { kind, commit: 'a'.repeat(40), reason: 'given up', author: 'leo | by-hand', date: '2026-01-01T00:00:00.000Z', editedSince } })),
+      ).map(([, t]) => t);
     expect(later('abandoned', false)).toContain(`Abandoned. This canvas was abandoned at ${'a'.repeat(40)}: given up`);
     expect(later('frozen', true)).toContain(`Frozen. This canvas was frozen at ${'a'.repeat(40)}; edited since: given up`);
     expect(b).toContain('Last edit: replace t1 by leo | by-hand, 2026-01-01 00:00 UTC: why not 0123456');

@@ -141,10 +141,9 @@ describe('drawDiagram', () => {
   });
 
   it('escapes hostile labels: they stay text, never markup', () => {
-    const svg = drawDiagram(
-      'diagram 1\nnode x "</svg><script>alert(1)</script>"\nnode y "say \\"hi\\" & <b>bye</b>"\nx -> y "<img src=x onerror=alert(1)>"\ngroup "</text><script>" { y }',
-      { label: '"><script>alert(2)</script>' },
-    );
+    const svg = drawDiagram('diagram 1\nnode x "</svg><script>alert(1)</script>"\nnode y "say \\"hi\\" & <b>bye</b>"\nx -> y "<img src=x onerror=alert(1)>"\ngroup "</text><script>" { y }', {
+      label: '"><script>alert(2)</script>',
+    });
     const html = toHtml(svg);
     // In an attribute value only the quote matters: it is escaped, so the value cannot end early.
     expect(html).toContain('aria-label="&#x22;><script>alert(2)</script>"');
@@ -182,8 +181,23 @@ describe('drawDiagram', () => {
     // dagre 3.1.3 throws "Not possible to find intersection inside of the rectangle" on this one
     // when the groups are clusters.
     const edges = [
-      [82, 54, 140], [51, 12, 141], [79, 51, 173], [10, 28, 174], [99, 86, 175], [14, 66, 177], [27, 99, 178], [63, 19, 179],
-      [94, 51, 180], [17, 75, 181], [57, 60, 185], [54, 15, 186], [29, 14, 189], [10, 84, 190], [51, 84, 191], [87, 94, 192], [19, 45, 194],
+      [82, 54, 140],
+      [51, 12, 141],
+      [79, 51, 173],
+      [10, 28, 174],
+      [99, 86, 175],
+      [14, 66, 177],
+      [27, 99, 178],
+      [63, 19, 179],
+      [94, 51, 180],
+      [17, 75, 181],
+      [57, 60, 185],
+      [54, 15, 186],
+      [29, 14, 189],
+      [10, 84, 190],
+      [51, 84, 191],
+      [87, 94, 192],
+      [19, 45, 194],
     ].map(([a, b, e]) => `n${a} -> n${b} "edge ${e}"`);
     const groups = [2, 3, 5, 9, 10, 12, 15, 16, 17].map((g) => `group "Group ${g}" { ${[0, 1, 2, 3, 4].map((k) => `n${g * 5 + k}`).join(' ')} }`);
     const svg = drawDiagram(['diagram 1', ...edges, ...groups].join('\n'));

@@ -83,7 +83,7 @@ describe('drawExcalidraw: what it draws', () => {
     expect(Math.random).toBe(original);
   });
 
-  it('draws a different seed differently: the seed is the element\'s own', () => {
+  it("draws a different seed differently: the seed is the element's own", () => {
     const a = draw(scene([{ id: 'r', type: 'rectangle', width: 100, height: 60, seed: 1 }]));
     const b = draw(scene([{ id: 'r', type: 'rectangle', width: 100, height: 60, seed: 2 }]));
     expect(a).not.toBe(b);
@@ -120,7 +120,18 @@ describe('drawExcalidraw: what it draws', () => {
   });
 
   it('keeps the fills of huge shapes to a bounded number of strokes', () => {
-    const shapes = Array.from({ length: 200 }, (_, i) => ({ id: `r${i}`, type: 'rectangle', x: i, y: i, width: 1_000_000, height: 1_000_000, strokeWidth: 0.1, backgroundColor: '#000', fillStyle: i % 2 ? 'dots' : 'cross-hatch', seed: i + 1 }));
+    const shapes = Array.from({ length: 200 }, (_, i) => ({
+      id: `r${i}`,
+      type: 'rectangle',
+      x: i,
+      y: i,
+      width: 1_000_000,
+      height: 1_000_000,
+      strokeWidth: 0.1,
+      backgroundColor: '#000',
+      fillStyle: i % 2 ? 'dots' : 'cross-hatch',
+      seed: i + 1,
+    }));
     const svg = draw(scene(shapes));
     const strokes = (svg.match(/M/g) ?? []).length;
     expect(strokes).toBeLessThan(200_000);

@@ -90,7 +90,7 @@ async function base(): Promise<string> {
   return (await readCanvas(ws, { ledger: 'in-browser' })).revision;
 }
 
-describe.runIf(run)('Excalidraw\'s own package, in Chromium, with the scenes the canvas exports', () => {
+describe.runIf(run)("Excalidraw's own package, in Chromium, with the scenes the canvas exports", () => {
   beforeAll(async () => {
     const js = await bundle();
     server = createServer((req, res) => {

@@ -68,7 +68,7 @@ describe("every node's reasons (Why is this here?)", () => {
     }
   });
 
-  it("lists, for every node, exactly what canvas history prints for it, on the page without a script", async () => {
+  it('lists, for every node, exactly what canvas history prints for it, on the page without a script', async () => {
     const { ws } = await storied();
     const snapshot = await readSnapshot(ws, { ledger: 'why' });
     const ids = [...indexNodes(snapshot.canvas).keys()];
@@ -82,11 +82,16 @@ describe("every node's reasons (Why is this here?)", () => {
       const details = reasonsOf(node);
       expect(details, id).toHaveLength(1);
       // The node's id is the control: the first thing in the node, the summary of its reasons.
-      expect(node.children.find((c) => c.type === 'element'), id).toBe(details[0]);
+      expect(
+        node.children.find((c) => c.type === 'element'),
+        id,
+      ).toBe(details[0]);
       const summary = details[0]!.children.find((c): c is Element => c.type === 'element')!;
       expect(summary.tagName).toBe('summary');
       expect(textOf(summary)).toBe(id);
-      const items = elements(details[0]!).filter((e) => e.el.tagName === 'li').map((e) => e.el);
+      const items = elements(details[0]!)
+        .filter((e) => e.el.tagName === 'li')
+        .map((e) => e.el);
       expect(items, id).toHaveLength(history.length);
       items.forEach((li, i) => {
         const h = history[i]!;
@@ -94,7 +99,11 @@ describe("every node's reasons (Why is this here?)", () => {
           `${h.op} by ${h.author}, ${h.date.slice(0, 10)} ${h.date.slice(11, 16)} UTC: ${h.reason}${h.proposedBy ? ` (proposed by ${h.proposedBy}: ${h.proposedWhy})` : ''} ${h.commit.slice(0, 7)}`,
         );
         // The reasons are quoted as written, each its own element, apart from the facts around them.
-        expect(elements(li).filter((e) => e.el.tagName === 'q').map((e) => textOf(e.el))).toEqual(h.proposedBy ? [h.reason, h.proposedWhy] : [h.reason]);
+        expect(
+          elements(li)
+            .filter((e) => e.el.tagName === 'q')
+            .map((e) => textOf(e.el)),
+        ).toEqual(h.proposedBy ? [h.reason, h.proposedWhy] : [h.reason]);
       });
     }
     const moved = Object.values(snapshot.history).find((h) => h.length === 4)!;
@@ -130,7 +139,10 @@ describe("every node's reasons (Why is this here?)", () => {
     expect(second.revision).toBe(r.revision);
     for (const id of Object.keys(second.history)) expect(second.history[id]).toEqual(await nodeHistory(ws, { ledger: 'why', node: id }));
     // A cache naming a revision this chain never had is not folded onto.
-    writeFileSync(path, JSON.stringify({ revision: 'f'.repeat(40), nodes: [[question, [{ commit: 'f'.repeat(40), op: 'insert', node: question, author: 'mallory', reason: 'forged', date: '2026-01-01T00:00:00.000Z' }]]] }));
+    writeFileSync(
+      path,
+      JSON.stringify({ revision: 'f'.repeat(40), nodes: [[question, [{ commit: 'f'.repeat(40), op: 'insert', node: question, author: 'mallory', reason: 'forged', date: '2026-01-01T00:00:00.000Z' }]]] }),
+    );
     const third = await readSnapshot(ws, { ledger: 'why' });
     expect(third.history).toEqual(second.history);
   });

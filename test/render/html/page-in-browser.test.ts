@@ -134,10 +134,7 @@ describe.runIf(run)('the page in Chromium', () => {
       await id.click();
       const panel = page.locator('#t1 > details.why > ol');
       expect(await panel.isVisible()).toBe(true);
-      expect(await panel.locator('li').allTextContents()).toEqual([
-        'replace by leo | by-hand, 2026-01-01 00:00 UTC: noted bbbbbbb',
-        `replace by leo | by-hand, 2026-01-01 00:00 UTC: ${long} ccccccc`,
-      ]);
+      expect(await panel.locator('li').allTextContents()).toEqual(['replace by leo | by-hand, 2026-01-01 00:00 UTC: noted bbbbbbb', `replace by leo | by-hand, 2026-01-01 00:00 UTC: ${long} ccccccc`]);
       // Over the page, not pushing it down, and inside the screen.
       const shown = (await panel.boundingBox())!;
       expect(shown.y).toBeGreaterThanOrEqual(box.y + box.height);
@@ -166,9 +163,7 @@ describe.runIf(run)('the page in Chromium', () => {
   it('reads on a phone, in dark mode and on paper', async () => {
     const long = 'a-very-long-word-that-would-overflow-a-narrow-screen-'.repeat(4);
     const html = await pageOf(
-      snapshotOf(
-        `<text id="t1" v="1">${long}</text><table id="tb" v="1"><row><cell>one</cell><cell>two</cell><cell>three</cell><cell>four</cell><cell>five</cell><cell>six</cell></row></table>`,
-      ),
+      snapshotOf(`<text id="t1" v="1">${long}</text><table id="tb" v="1"><row><cell>one</cell><cell>two</cell><cell>three</cell><cell>four</cell><cell>five</cell><cell>six</cell></row></table>`),
     );
     const { page } = await open(html);
     await page.setViewportSize({ width: 360, height: 640 });

@@ -50,7 +50,9 @@ describe('renderIndex', () => {
     const row = byId(tree, 'canvas-a')!;
     expect(row.properties).toMatchObject({ dataName: 'a', dataEdited: '2026-11-02T09:00:00Z', dataOpen: '2' });
     const labels = row.children.flatMap((c) => (c.type === 'element' ? [String(c.properties.dataLabel)] : []));
-    const headers = elements(tree).filter((e) => e.el.tagName === 'th').map((e) => textOf(e.el));
+    const headers = elements(tree)
+      .filter((e) => e.el.tagName === 'th')
+      .map((e) => textOf(e.el));
     expect(labels).toEqual(headers);
   });
 
@@ -73,7 +75,14 @@ describe('renderIndex', () => {
       entry('c', { ending: { kind: 'frozen', commit: '89abcdef0123456789abcdef0123456789abcdef', reason: 'done', editedSince: false } }),
     ];
     const rendered = renderIndex(entries, CSS, undefined, SCRIPT);
-    expect(renderIndex(entries.map((e) => ({ ...e, row: renderIndexRow(e) })), CSS, undefined, SCRIPT)).toBe(rendered);
+    expect(
+      renderIndex(
+        entries.map((e) => ({ ...e, row: renderIndexRow(e) })),
+        CSS,
+        undefined,
+        SCRIPT,
+      ),
+    ).toBe(rendered);
     expect(rendered).toContain(renderIndexRow(entries[0]!));
     // The row given is what is written, whatever the entry says.
     expect(renderIndex([{ ...entries[1]!, row: '<tr id="canvas-b"><td>given</td></tr>' }], CSS)).toContain('<tbody><tr id="canvas-b"><td>given</td></tr></tbody>');

@@ -89,9 +89,7 @@ describe('renderPage', () => {
     expect(inline).toHaveLength(1);
     expect(textOf(inline[0]!)).toBe(MERMAID_PIN.init);
     expect(MERMAID_PIN.init).toContain("securityLevel: 'strict'");
-    expect(csp).toBe(
-      `default-src 'none'; style-src 'unsafe-inline'; script-src ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}; base-uri 'none'; form-action 'none'`,
-    );
+    expect(csp).toBe(`default-src 'none'; style-src 'unsafe-inline'; script-src ${sha256(MERMAID_PIN.init)} ${MERMAID_PIN.url} ${MERMAID_PIN.chunks}; base-uri 'none'; form-action 'none'`);
     const pre = all.find((el) => el.tagName === 'pre');
     expect(classes(pre!)).toEqual(['mermaid']);
     expect(textOf(pre!)).toBe('graph TD\n  A["</pre><script>alert(1)</script>"] --> B');

@@ -93,16 +93,8 @@ async function source(): Promise<Source> {
 type Write = (ws: Workspace, s: Source) => Promise<Outcome>;
 
 const WRITES: Array<[string, Write]> = [
-  [
-    'replace',
-    async (ws, s) =>
-      replaceNode(ws, { ledger: 'k', node: s.node, payload: { text: 'Final.' }, base: (await readCanvasText(ws, { ledger: 'k' })).revision, why: 'final', author: 'leo' }),
-  ],
-  [
-    'propose',
-    async (ws, s) =>
-      replaceNode(ws, { ledger: 'k', node: s.node, payload: { text: 'Third.' }, base: (await readCanvasText(ws, { ledger: 'k' })).revision, why: 'third', author: 'cam' }),
-  ],
+  ['replace', async (ws, s) => replaceNode(ws, { ledger: 'k', node: s.node, payload: { text: 'Final.' }, base: (await readCanvasText(ws, { ledger: 'k' })).revision, why: 'final', author: 'leo' })],
+  ['propose', async (ws, s) => replaceNode(ws, { ledger: 'k', node: s.node, payload: { text: 'Third.' }, base: (await readCanvasText(ws, { ledger: 'k' })).revision, why: 'third', author: 'cam' })],
   ['approve', (ws, s) => approveProposal(ws, { ledger: 'k', proposal: s.open[0]!, why: 'agreed', author: 'leo' })],
   ['reject', (ws, s) => rejectProposal(ws, { ledger: 'k', proposal: s.open[1]!, why: 'not now', author: 'leo' })],
   ['grant', (ws) => grantRole(ws, { ledger: 'k', who: 'ada', role: 'viewer', why: 'ada reads', author: 'leo' })],
@@ -176,7 +168,7 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
       let pages = 0;
       let noSpace = 0;
       let lagged = 0;
-      for (;; pages += 1) {
+      for (; ; pages += 1) {
         expect(pages, 'the write never went through').toBeLessThan(16);
         const { ws, filler } = onFullDisk(src, pages);
         const before = repoState(ws);
@@ -195,9 +187,9 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
           expect(moved, label).not.toBe(main);
           expect((result as Applied).revision, label).toBe(moved);
           if (!firstMoved.has(name)) {
-          firstMoved.set(name, pages);
-          console.log(`${name}: main moved first with ${pages} page(s) free`);
-        }
+            firstMoved.set(name, pages);
+            console.log(`${name}: main moved first with ${pages} page(s) free`);
+          }
           if (lagging(ws).length > 0) lagged += 1;
         }
         rmSync(filler);
@@ -262,7 +254,13 @@ describe.skipIf(!mountable)('writes on a full disk (a real 2 MiB tmpfs)', () => 
 
   it('reads, renders and prompts still work on a full disk (the caches are only caches)', async () => {
     const { ws, filler } = onFullDisk(src, 0, (copy) => rmSync(join(copy.repo, '.git', 'canvas-cache'), { recursive: true, force: true }));
-    for (const args of [['read', 'k'], ['render', 'k'], ['render', 'k', '--format', 'comment'], ['prompt', 'k'], ['log', 'k']]) {
+    for (const args of [
+      ['read', 'k'],
+      ['render', 'k'],
+      ['render', 'k', '--format', 'comment'],
+      ['prompt', 'k'],
+      ['log', 'k'],
+    ]) {
       const r = await runCli(ws, args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }

@@ -36,7 +36,12 @@ function outside(): { dir: string; file: string; tree: () => Record<string, stri
   const dir = tempDir('canvas-outside-');
   const file = join(dir, 'victim.json');
   writeFileSync(file, 'not yours\n');
-  const tree = () => Object.fromEntries(readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort().map((n) => [n, lstatSync(join(dir, n)).isFile() ? readFileSync(join(dir, n), 'utf8') : '(dir)']));
+  const tree = () =>
+    Object.fromEntries(
+      readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .sort()
+        .map((n) => [n, lstatSync(join(dir, n)).isFile() ? readFileSync(join(dir, n), 'utf8') : '(dir)']),
+    );
   return { dir, file, tree };
 }
 
@@ -49,11 +54,9 @@ function linkOut(ws: Workspace, rel: string, to: string): void {
 const writes = (ws: Workspace, node: string, proposal: string) =>
   ({
     grant: async () => grantRole(ws, { ledger: 'r', who: 'eve', role: 'editor', why: 'eve joins', author: AUTHOR }),
-    propose: async () =>
-      replaceNode(ws, { ledger: 'r', node, payload: { text: 'Cam again.' }, base: (await readCanvas(ws, { ledger: 'r' })).revision, why: 'again', author: 'cam' }),
+    propose: async () => replaceNode(ws, { ledger: 'r', node, payload: { text: 'Cam again.' }, base: (await readCanvas(ws, { ledger: 'r' })).revision, why: 'again', author: 'cam' }),
     reject: async () => rejectProposal(ws, { ledger: 'r', proposal, why: 'not now', author: AUTHOR }),
-    replace: async () =>
-      replaceNode(ws, { ledger: 'r', node, payload: { text: 'Owner.' }, base: (await readCanvas(ws, { ledger: 'r' })).revision, why: 'owner edit', author: AUTHOR }),
+    replace: async () => replaceNode(ws, { ledger: 'r', node, payload: { text: 'Owner.' }, base: (await readCanvas(ws, { ledger: 'r' })).revision, why: 'owner edit', author: AUTHOR }),
     freeze: async () => freezeCanvas(ws, { ledger: 'r', why: 'done', author: AUTHOR }),
   }) as const;
 

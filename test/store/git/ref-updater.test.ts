@@ -105,7 +105,11 @@ describe('RefUpdater.move: REF_MOVED only when a ref moved', () => {
   it('a ref moved by someone else is REF_MOVED naming it, its value and the expected one; nothing moves', async () => {
     const { ws, revision } = await canvas();
     const tree = git(ws, ['rev-parse', `${revision}^{tree}`]);
-    const other = execFileSync('git', ['commit-tree', tree, '-m', 'outside'], { cwd: ws.repo, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' } }).trim();
+    const other = execFileSync('git', ['commit-tree', tree, '-m', 'outside'], {
+      cwd: ws.repo,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' },
+    }).trim();
     git(ws, ['update-ref', 'refs/heads/b', other]);
     const e = await thrown(
       RefUpdater.shared(ws.repo).move([

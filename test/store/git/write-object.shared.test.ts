@@ -87,7 +87,9 @@ describe('objects written in process are the ones git writes', () => {
           GIT_COMMITTER_NAME: 'canvas',
           GIT_COMMITTER_EMAIL: '',
         });
-        const line = git(ws.repo, ['cat-file', 'commit', sha]).split('\n').find((l) => l.startsWith('author '))!;
+        const line = git(ws.repo, ['cat-file', 'commit', sha])
+          .split('\n')
+          .find((l) => l.startsWith('author '))!;
         expect(`author ${gitIdent(name, email, date, new Date())}`, `${name} / ${date}`).toBe(line);
       }
     }
@@ -100,7 +102,9 @@ describe('objects written in process are the ones git writes', () => {
       GIT_COMMITTER_NAME: 'c',
       GIT_COMMITTER_EMAIL: '',
     });
-    const line = git(ws.repo, ['cat-file', 'commit', sha]).split('\n').find((l) => l.startsWith('author '))!;
+    const line = git(ws.repo, ['cat-file', 'commit', sha])
+      .split('\n')
+      .find((l) => l.startsWith('author '))!;
     const ours = `author ${gitIdent('a', '', undefined, now)}`;
     expect(ours.replace(/ \d+ /, ' T ')).toBe(line.replace(/ \d+ /, ' T '));
     expect(Math.abs(Number(/ (\d+) /.exec(ours)![1]) - Number(/ (\d+) /.exec(line)![1]))).toBeLessThanOrEqual(5);
@@ -124,7 +128,11 @@ describe('objects written in process are the ones git writes', () => {
       const raw = git(ws.repo, ['cat-file', 'commit', sha]);
       const head = raw.slice(0, raw.indexOf('\n\n'));
       const message = `${raw.slice(raw.indexOf('\n\n') + 2)}\n`;
-      const field = (k: string) => head.split('\n').find((l) => l.startsWith(`${k} `))?.slice(k.length + 1);
+      const field = (k: string) =>
+        head
+          .split('\n')
+          .find((l) => l.startsWith(`${k} `))
+          ?.slice(k.length + 1);
       const ident = /^(.*) <(.*)> (\d+ [+-]\d{4})$/.exec(field('author')!)!;
       const parent = field('parent');
       const again = git(ws.repo, ['commit-tree', field('tree')!, ...(parent ? ['-p', parent] : []), '-F', '-'], message, {

@@ -73,7 +73,10 @@ describe('a shared remote over git smart HTTP with basic authentication', () => 
     expect(readA).toContain('First, from B.');
     expect(readA).not.toContain('from A');
     // CI builds the site straight from the URL, with the credential in it or in the environment.
-    for (const [from, env] of [[withCredential(url), {}], [url, TOKEN]] as const) {
+    for (const [from, env] of [
+      [withCredential(url), {}],
+      [url, TOKEN],
+    ] as const) {
       const out = join(tempDir('canvas-site-'), 'site');
       const built = await cli(null, ['build', '--from', from, '--out', out], env);
       expect(built.code, built.stderr).toBe(0);

@@ -106,7 +106,7 @@ describe('writes pushed to a git daemon on 127.0.0.1', () => {
     expect(remoteRefs(bare, 'outage').canvas).toBe(back.revision);
   });
 
-  it('the server gone between the fetch and the push: REMOTE_UNREACHABLE with git\'s message, nothing local or remote moved; back, writing resumes', async () => {
+  it("the server gone between the fetch and the push: REMOTE_UNREACHABLE with git's message, nothing local or remote moved; back, writing resumes", async () => {
     const a = await machine(daemon.url('shared.git'));
     applied(await createCanvas(a, { ledger: 'mid-write', why: 'a canvas whose push finds no server', author: AUTHOR }));
     const rev = await base(a, 'mid-write');
@@ -125,7 +125,11 @@ describe('writes pushed to a git daemon on 127.0.0.1', () => {
       await pushes.start();
       const back = applied(await insertNode(a, { ledger: 'mid-write', into: 'root', payload: text('after'), base: rev, why: 'once the server is back', author: AUTHOR }));
       expect(remoteRefs(bare, 'mid-write')).toEqual({ main: back.revision, canvas: back.revision });
-      expect(git(bare, ['log', '--format=%s', 'refs/heads/main']).split('\n').filter((s) => s.endsWith(': while the server is gone'))).toEqual([]);
+      expect(
+        git(bare, ['log', '--format=%s', 'refs/heads/main'])
+          .split('\n')
+          .filter((s) => s.endsWith(': while the server is gone')),
+      ).toEqual([]);
     } finally {
       await pushes.stop();
     }

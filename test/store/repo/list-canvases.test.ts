@@ -51,7 +51,7 @@ describe('listCanvases in a long-lived process', () => {
     } finally {
       process.env.PATH = path;
     }
-    expect(existsSync(noted) ? readFileSync(noted, "utf8") : "").toBe("");
+    expect(existsSync(noted) ? readFileSync(noted, 'utf8') : '').toBe('');
     expect(again.map((c) => c.revision)).toEqual([a.revision, expect.stringMatching(/^[0-9a-f]{40}$/)]);
     // A write moves two refs: the next list sees it, within the same second.
     const r = applied(await replaceNode(ws, { ledger: 'a', node: a.nodes![0]!, payload: { text: 'Two.' }, base: a.revision, why: 'moved on', author: AUTHOR }));

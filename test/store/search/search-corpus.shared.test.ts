@@ -13,7 +13,12 @@ import { MADR_CORPUS } from '../../helpers/corpus.js';
 import { AUTHOR, tempWorkspace } from '../../helpers/workspace.js';
 
 /** Words as a reader would compare them: lower case, anything but letters and digits a space. */
-const plain = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(' ');
+const plain = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join(' ');
 
 /** The prose of a line of Markdown: links as their text, emphasis and code marks dropped. */
 const prose = (line: string) => line.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]*>/g, ' ');
@@ -27,7 +32,10 @@ function phrasesOf(markdown: string): { title: string; body: string } {
   const title = lines.find((l) => l.startsWith('# '))!.slice(2);
   const h2 = lines.findIndex((l) => l.startsWith('## '));
   const para = lines.slice(h2 + 1).find((l) => l.trim() !== '' && !/^(#|\*|-|\d+\.|>|<!--|\||```)/.test(l.trim()));
-  const body = plain(prose(para ?? '')).split(' ').slice(0, 8).join(' ');
+  const body = plain(prose(para ?? ''))
+    .split(' ')
+    .slice(0, 8)
+    .join(' ');
   return { title: plain(prose(title)), body };
 }
 
@@ -35,7 +43,17 @@ function phrasesOf(markdown: string): { title: string; body: string } {
 function nodesOf(nodes: readonly CanvasNode[]): Array<{ id: string; words: string }> {
   return nodes.flatMap((n) => {
     const text =
-      n.type === 'section' ? n.title : n.type === 'list' ? n.items.join('\n') : n.type === 'table' ? n.rows.flat().join('\n') : n.type === 'link' ? `${n.label}\n${n.href}` : n.type === 'figure' ? (n.caption ?? '') : n.text;
+      n.type === 'section'
+        ? n.title
+        : n.type === 'list'
+          ? n.items.join('\n')
+          : n.type === 'table'
+            ? n.rows.flat().join('\n')
+            : n.type === 'link'
+              ? `${n.label}\n${n.href}`
+              : n.type === 'figure'
+                ? (n.caption ?? '')
+                : n.text;
     return [{ id: n.id, words: ` ${plain(text)} ` }, ...(n.type === 'section' ? nodesOf(n.children) : [])];
   });
 }
@@ -50,7 +68,11 @@ describe.skipIf(MADR_CORPUS === null)('canvas search over the imported MADR corp
       .filter((f) => /^\d{4}-.*\.md$/.test(f))
       .sort();
     for (const file of files) {
-      const ledger = file.replace(/\.md$/, '').toLowerCase().replace(/[^a-z0-9._-]+/g, '-').slice(0, 64);
+      const ledger = file
+        .replace(/\.md$/, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]+/g, '-')
+        .slice(0, 64);
       const markdown = readFileSync(join(MADR_CORPUS!, file), 'utf8');
       await importMarkdown(ws, { ledger, markdown, why: 'seed the canvas from the MADR decision record', author: AUTHOR, source: file });
       records.push({ ledger, ...phrasesOf(markdown) });
@@ -68,7 +90,10 @@ describe.skipIf(MADR_CORPUS === null)('canvas search over the imported MADR corp
         // Over every canvas: the record is among the hits, and a phrase hit comes first.
         const all = await searchCanvases(ws, { query: phrase, limit: 1000 });
         expect(all.hits[0]?.phrase, phrase).toBe(true);
-        expect(all.hits.some((h) => h.ledger === r.ledger && holding.includes(h.node) && h.phrase), `${r.ledger}: ${phrase}`).toBe(true);
+        expect(
+          all.hits.some((h) => h.ledger === r.ledger && holding.includes(h.node) && h.phrase),
+          `${r.ledger}: ${phrase}`,
+        ).toBe(true);
         // In the record itself: exactly the nodes that hold the phrase are its phrase hits.
         const own = await searchCanvases(ws, { query: phrase, ledger: r.ledger, limit: 1000 });
         expect(

@@ -49,7 +49,8 @@ function miniSearchAnswer(all: Canvas[], query: string): Map<string, { score: nu
   for (const c of all) {
     const mini = new MiniSearch<{ id: string; text: string }>({ idField: 'id', fields: ['text'], storeFields: [], tokenize: searchTerms, processTerm: (t) => t });
     mini.addAll(c.children.map((n) => ({ id: n.id, text: n.type === 'text' ? n.text : '' })));
-    for (const r of mini.search(query, { combineWith: 'AND', prefix: (_t, i, every) => i === every.length - 1, fuzzy: false })) out.set(`${c.ledger}/${String(r.id)}`, { score: r.score, terms: [...r.terms].sort() });
+    for (const r of mini.search(query, { combineWith: 'AND', prefix: (_t, i, every) => i === every.length - 1, fuzzy: false }))
+      out.set(`${c.ledger}/${String(r.id)}`, { score: r.score, terms: [...r.terms].sort() });
   }
   return out;
 }

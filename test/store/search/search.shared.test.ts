@@ -81,7 +81,9 @@ describe('searchCanvases over a workspace', () => {
       }),
     );
     ids.table = t.node!;
-    applied(await insertNode(ws, { ledger: 'fix-login', after: t.node!, payload: { xml: '<link href="https://example.org/proxy-docs">The proxy manual</link>' }, base: t.revision, why: 'the source', author: AUTHOR }));
+    applied(
+      await insertNode(ws, { ledger: 'fix-login', after: t.node!, payload: { xml: '<link href="https://example.org/proxy-docs">The proxy manual</link>' }, base: t.revision, why: 'the source', author: AUTHOR }),
+    );
     const o = applied(await openCanvas(ws, { ledger: 'other', problem: 'The proxy cache is cold after deploy.', expectedValue: 'Warm within a minute.', why: 'opened', author: AUTHOR }));
     ids.other = o.nodes![0]!;
     const sc = applied(await openCanvas(ws, { ledger: 'scattered', problem: 'A timeout, said the proxy team, is never idle work.', expectedValue: 'None.', why: 'opened', author: AUTHOR }));
@@ -256,7 +258,11 @@ describe('canvas search on the command line', () => {
   it('prints JSON with --json, refusals as codes with exit 2, and has an example in --help', async () => {
     const r = await runMain(ws, ['search', 'proxy idle', '--type', 'text', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ query: 'proxy idle', total: 1, hits: [{ ledger: 'fix-login', node, revision, snippet: 'Login times out: the **proxy idle** timeout is 30 s.', marks: [[23, 33]] }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      query: 'proxy idle',
+      total: 1,
+      hits: [{ ledger: 'fix-login', node, revision, snippet: 'Login times out: the **proxy idle** timeout is 30 s.', marks: [[23, 33]] }],
+    });
     for (const [args, code] of [
       [['search', ' ', '--json'], 'USAGE'],
       [['search', 'proxy', '--type', 'para', '--json'], 'USAGE'],

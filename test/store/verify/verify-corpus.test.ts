@@ -161,11 +161,7 @@ function proposalJson(p: Record<string, unknown>): string {
 }
 
 /** An approval of the open proposal (a replace of the text node), with what to change. */
-function forgeApproval(
-  b: Base,
-  ws: Workspace,
-  o: { author?: string; text?: string; proposedBy?: string; proposedWhy?: string; file?: 'keep' | 'decided-by-other'; proposal?: string } = {},
-): string {
+function forgeApproval(b: Base, ws: Workspace, o: { author?: string; text?: string; proposedBy?: string; proposedWhy?: string; file?: 'keep' | 'decided-by-other'; proposal?: string } = {}): string {
   const head = tip(ws);
   const id = o.proposal ?? b.open;
   const p = proposalFile(ws, id);
@@ -261,18 +257,35 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
   { name: 'a replace by an author with no role', cli: true, rule: 'authority', code: 'NO_ROLE', tamper: (b, ws) => forgeReplace(b, ws, 'zed | by-hand') },
   { name: 'a replace by a viewer', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (b, ws) => forgeReplace(b, ws, 'vic') },
   { name: 'a replace applied by a commenter (it should have been a proposal)', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (b, ws) => forgeReplace(b, ws, 'cam') },
-  { name: 'a freeze by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => {
-    const head = tip(ws);
-    forge(ws, { message: message('freeze', null, 'done', { 'Canvas-Op': 'freeze', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
-  } },
-  { name: 'an abandon by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => {
-    const head = tip(ws);
-    forge(ws, { message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
-  } },
-  { name: 'an abandon that changes the document', rule: 'files', tamper: (b, ws) => {
-    const head = tip(ws);
-    forge(ws, { files: { 't.xml': replacedText(ws, b.node, 'Quietly rewritten.') }, message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': AUTHOR, 'Canvas-Previous': head }) });
-  } },
+  {
+    name: 'a freeze by a commenter',
+    rule: 'authority',
+    code: 'ROLE_TOO_LOW',
+    tamper: (_b, ws) => {
+      const head = tip(ws);
+      forge(ws, { message: message('freeze', null, 'done', { 'Canvas-Op': 'freeze', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
+    },
+  },
+  {
+    name: 'an abandon by a commenter',
+    rule: 'authority',
+    code: 'ROLE_TOO_LOW',
+    tamper: (_b, ws) => {
+      const head = tip(ws);
+      forge(ws, { message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': 'cam', 'Canvas-Previous': head }) });
+    },
+  },
+  {
+    name: 'an abandon that changes the document',
+    rule: 'files',
+    tamper: (b, ws) => {
+      const head = tip(ws);
+      forge(ws, {
+        files: { 't.xml': replacedText(ws, b.node, 'Quietly rewritten.') },
+        message: message('abandon', null, 'given up', { 'Canvas-Op': 'abandon', 'Canvas-Ledger': 't', 'Canvas-Author': AUTHOR, 'Canvas-Previous': head }),
+      });
+    },
+  },
   { name: 'a grant made by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => forgeGrant(ws, 'cam', 'cam owner', { ...GRANTS, cam: 'owner' }) },
   { name: 'a grant made by an editor', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (_b, ws) => forgeGrant(ws, 'eve', 'zed editor', { ...GRANTS, zed: 'editor' }) },
   { name: 'a grant made by someone with no role', rule: 'authority', code: 'NO_ROLE', tamper: (_b, ws) => forgeGrant(ws, 'zed', 'zed owner', { ...GRANTS, zed: 'owner' }) },
@@ -280,11 +293,20 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
   { name: 'a grant that does not change the access file', rule: 'grant', tamper: (_b, ws) => forgeGrant(ws, AUTHOR, 'zed editor', null) },
   { name: 'a grant of owner to *', rule: 'grant', tamper: (_b, ws) => forgeGrant(ws, AUTHOR, '* owner', { ...GRANTS, '*': 'owner' }) },
   { name: 'a grant of a role that does not exist', rule: 'grant', code: 'BAD_ROLE', tamper: (_b, ws) => forgeGrant(ws, AUTHOR, 'zed admin', { ...GRANTS, zed: 'admin' }) },
-  { name: 'a revoke that leaves no owner', rule: 'grant', code: 'LAST_OWNER', tamper: (_b, ws) => {
-    const { leo: _gone, ...rest } = GRANTS;
-    forgeGrant(ws, AUTHOR, 'leo none', rest, 'revoke');
-  } },
-  { name: 'an access file changed by a replace', rule: 'files', tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, { files: { 't.xml': replacedText(ws, b.node, 'x'), 'access/t.json': accessWith({ ...GRANTS, zed: 'owner' }) } }) },
+  {
+    name: 'a revoke that leaves no owner',
+    rule: 'grant',
+    code: 'LAST_OWNER',
+    tamper: (_b, ws) => {
+      const { leo: _gone, ...rest } = GRANTS;
+      forgeGrant(ws, AUTHOR, 'leo none', rest, 'revoke');
+    },
+  },
+  {
+    name: 'an access file changed by a replace',
+    rule: 'files',
+    tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, { files: { 't.xml': replacedText(ws, b.node, 'x'), 'access/t.json': accessWith({ ...GRANTS, zed: 'owner' }) } }),
+  },
   { name: 'an approval by a commenter', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (b, ws) => forgeApproval(b, ws, { author: 'cam' }) },
   { name: 'an approval whose edit is not the proposal', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { text: 'Something nobody proposed.' }) },
   { name: 'an approval naming another proposer', rule: 'proposal', tamper: (b, ws) => forgeApproval(b, ws, { proposedBy: 'eve' }) },
@@ -297,51 +319,82 @@ const CASES: Array<{ name: string; tamper: (b: Base, ws: Workspace) => void; rul
   { name: 'a proposal by a viewer', rule: 'authority', code: 'ROLE_TOO_LOW', tamper: (b, ws) => forgePropose(b, ws, 'vic') },
   { name: 'a proposal file naming another proposer', rule: 'proposal', tamper: (b, ws) => forgePropose(b, ws, 'cam', { proposedBy: 'eve' }) },
   { name: 'a Canvas-Proposal naming another file', rule: 'proposal', tamper: (b, ws) => forgePropose(b, ws, 'cam', { fileId: '0123456789' }) },
-  { name: 'a proposal whose payload holds a script', rule: 'content', code: 'UNSAFE_SVG', tamper: (b, ws) =>
-    forgePropose(b, ws, 'cam', { node: b.figure, payload: `<figure kind="svg"><svg ${SVG}><script>alert(1)</script></svg></figure>\n` }) },
+  {
+    name: 'a proposal whose payload holds a script',
+    rule: 'content',
+    code: 'UNSAFE_SVG',
+    tamper: (b, ws) => forgePropose(b, ws, 'cam', { node: b.figure, payload: `<figure kind="svg"><svg ${SVG}><script>alert(1)</script></svg></figure>\n` }),
+  },
   { name: 'a script in an SVG figure', rule: 'content', code: 'UNSAFE_SVG', tamper: (b, ws) => forgeFigure(b, ws, 'svg', `\n    <svg ${SVG}>\n      <script>alert(1)</script>\n    </svg>\n  `) },
   { name: 'an event handler in an SVG figure', rule: 'content', code: 'UNSAFE_SVG', tamper: (b, ws) => forgeFigure(b, ws, 'svg', `\n    <svg ${SVG} onload="alert(1)"/>\n  `) },
   { name: 'a diagram source that does not parse', rule: 'content', code: 'DIAGRAM_SYNTAX', tamper: (b, ws) => forgeFigure(b, ws, 'diagram', 'diagram 1\nnode a "A\nwhat is this') },
   { name: 'a commit by a committer other than the store', rule: 'committer', tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, { committer: 'mallory' }) },
-  { name: 'an amended Canvas-Author with the refs moved along', rule: 'truncated', tamper: (_b, ws) => {
-    // The last commit (leo's freeze), made again as eve's (an editor may freeze), in its place.
-    const last = tip(ws);
-    const body = git(ws, ['cat-file', 'commit', last]);
-    const msg = body.slice(body.indexOf('\n\n') + 2).replace('Canvas-Author: leo | by-hand', 'Canvas-Author: eve');
-    forge(ws, { message: `${msg}\n`, parent: git(ws, ['rev-parse', `${last}^`]) });
-  } },
-  { name: 'the last commits dropped (reset --hard and update-ref)', cli: true, rule: 'truncated', tamper: (_b, ws) => {
-    git(ws, ['reset', '-q', '--hard', 'HEAD~2']);
-    git(ws, ['update-ref', 'refs/canvas/t', tip(ws)]);
-  } },
-  { name: 'main moved by writing its ref file, past the reflog', rule: 'reflog', tamper: (b, ws) => {
-    const main = tip(ws);
-    const commit = forgeReplace(b, ws, AUTHOR);
-    // Undo the logged move, then write the same value straight into the ref files.
-    git(ws, ['update-ref', 'refs/heads/main', main]);
-    git(ws, ['update-ref', 'refs/canvas/t', main]);
-    for (const ref of ['heads/main', 'canvas/t']) {
-      dropLastEntries(join(ws.repo, '.git', 'logs', 'refs', ref));
-      writeFileSync(join(ws.repo, '.git', 'refs', ref), `${commit}\n`);
-    }
-    dropLastEntries(join(ws.repo, '.git', 'logs', 'HEAD'));
-  } },
+  {
+    name: 'an amended Canvas-Author with the refs moved along',
+    rule: 'truncated',
+    tamper: (_b, ws) => {
+      // The last commit (leo's freeze), made again as eve's (an editor may freeze), in its place.
+      const last = tip(ws);
+      const body = git(ws, ['cat-file', 'commit', last]);
+      const msg = body.slice(body.indexOf('\n\n') + 2).replace('Canvas-Author: leo | by-hand', 'Canvas-Author: eve');
+      forge(ws, { message: `${msg}\n`, parent: git(ws, ['rev-parse', `${last}^`]) });
+    },
+  },
+  {
+    name: 'the last commits dropped (reset --hard and update-ref)',
+    cli: true,
+    rule: 'truncated',
+    tamper: (_b, ws) => {
+      git(ws, ['reset', '-q', '--hard', 'HEAD~2']);
+      git(ws, ['update-ref', 'refs/canvas/t', tip(ws)]);
+    },
+  },
+  {
+    name: 'main moved by writing its ref file, past the reflog',
+    rule: 'reflog',
+    tamper: (b, ws) => {
+      const main = tip(ws);
+      const commit = forgeReplace(b, ws, AUTHOR);
+      // Undo the logged move, then write the same value straight into the ref files.
+      git(ws, ['update-ref', 'refs/heads/main', main]);
+      git(ws, ['update-ref', 'refs/canvas/t', main]);
+      for (const ref of ['heads/main', 'canvas/t']) {
+        dropLastEntries(join(ws.repo, '.git', 'logs', 'refs', ref));
+        writeFileSync(join(ws.repo, '.git', 'refs', ref), `${commit}\n`);
+      }
+      dropLastEntries(join(ws.repo, '.git', 'logs', 'HEAD'));
+    },
+  },
   { name: "main's reflog deleted", rule: 'reflog', tamper: (_b, ws) => unlinkSync(join(ws.repo, '.git', 'logs', 'refs', 'heads', 'main')) },
-  { name: 'a facts cache that names another creator', rule: 'cache', tamper: (_b, ws) => {
-    const path = join(ws.repo, '.git', 'canvas-cache', 't.json');
-    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), creator: 'cam' }));
-  } },
-  { name: 'two nodes changed in one commit', rule: 'guard', code: 'TWO_NODES', tamper: (b, ws) => {
-    const xml = replacedText(ws, b.node, 'One.').replace(/<section id="([a-z0-9]+)" v="(\d+)" title="[^"]*">/, (_, id: string, v: string) => `<section id="${id}" v="${Number(v) + 1}" title="Other">`);
-    forgeReplace(b, ws, AUTHOR, { files: { 't.xml': xml } });
-  } },
+  {
+    name: 'a facts cache that names another creator',
+    rule: 'cache',
+    tamper: (_b, ws) => {
+      const path = join(ws.repo, '.git', 'canvas-cache', 't.json');
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), creator: 'cam' }));
+    },
+  },
+  {
+    name: 'two nodes changed in one commit',
+    rule: 'guard',
+    code: 'TWO_NODES',
+    tamper: (b, ws) => {
+      const xml = replacedText(ws, b.node, 'One.').replace(/<section id="([a-z0-9]+)" v="(\d+)" title="[^"]*">/, (_, id: string, v: string) => `<section id="${id}" v="${Number(v) + 1}" title="Other">`);
+      forgeReplace(b, ws, AUTHOR, { files: { 't.xml': xml } });
+    },
+  },
   { name: 'a Canvas-Previous that skips a commit', rule: 'chain', tamper: (b, ws) => forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Previous': git(ws, ['rev-parse', 'HEAD~1']) }) },
-  { name: 'an edit whose base is a commit of no canvas', rule: 'base', code: 'FOREIGN_BASE', tamper: (b, ws) => {
-    // A commit on main that names no canvas, then an edit of t decided against it.
-    const previous = tip(ws);
-    const other = forge(ws, { message: 'a note by hand\n', author: 'someone' });
-    forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Base': other, 'Canvas-Previous': previous });
-  } },
+  {
+    name: 'an edit whose base is a commit of no canvas',
+    rule: 'base',
+    code: 'FOREIGN_BASE',
+    tamper: (b, ws) => {
+      // A commit on main that names no canvas, then an edit of t decided against it.
+      const previous = tip(ws);
+      const other = forge(ws, { message: 'a note by hand\n', author: 'someone' });
+      forgeReplace(b, ws, AUTHOR, {}, { 'Canvas-Base': other, 'Canvas-Previous': previous });
+    },
+  },
 ];
 
 let base: Base;
@@ -383,7 +436,11 @@ beforeAll(async () => {
       author: AUTHOR,
     }),
   ).node!;
-  for (const [who, role] of [['cam', 'commenter'], ['vic', 'viewer'], ['eve', 'editor']] as const) {
+  for (const [who, role] of [
+    ['cam', 'commenter'],
+    ['vic', 'viewer'],
+    ['eve', 'editor'],
+  ] as const) {
     applied(await grantRole(ws, { ledger: 't', who, role, why: `${who} joins`, author: AUTHOR }));
   }
   const open = applied(await replaceNode(ws, { ledger: 't', node, payload: { text: 'Better draft.' }, base: await rev(), why: 'clearer', author: 'cam' })).proposalId!;

@@ -5,7 +5,7 @@ import { VERIFY_RULES } from '../../../src/store/verify/verify-rules.js';
 import { ROOT } from '../../helpers/workspace.js';
 
 describe('the rules verify names', () => {
-  it('are each documented in docs/store.md\'s verify section, and nothing else is', () => {
+  it("are each documented in docs/store.md's verify section, and nothing else is", () => {
     const doc = readFileSync(join(ROOT, 'docs/store.md'), 'utf8');
     const section = doc.slice(doc.indexOf('\n## Verify\n'));
     const end = section.indexOf('\n## ', 1);

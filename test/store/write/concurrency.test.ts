@@ -30,7 +30,13 @@ function writer(ws: Workspace, ledger: string, name: string, count: number): Pro
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`writer ${name} exited ${code}: ${err}`));
-      else resolve(out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>));
+      else
+        resolve(
+          out
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>),
+        );
     });
   });
 }

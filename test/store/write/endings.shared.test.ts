@@ -37,9 +37,7 @@ describe('canvas abandon (docs/store.md, "Endings")', () => {
     const o = applied(await abandonCanvas(ws, { ledger: 'end', why: 'superseded by end-2', author: AUTHOR }));
     expect(o.node).toBeNull();
     expect(git(ws, ['rev-parse', `${o.revision}^{tree}`])).toBe(git(ws, ['rev-parse', `${revision}^{tree}`]));
-    expect(git(ws, ['log', '-1', '--format=%B', o.revision])).toBe(
-      `abandon: superseded by end-2\n\nCanvas-Op: abandon\nCanvas-Ledger: end\nCanvas-Author: ${AUTHOR}\nCanvas-Previous: ${revision}`,
-    );
+    expect(git(ws, ['log', '-1', '--format=%B', o.revision])).toBe(`abandon: superseded by end-2\n\nCanvas-Op: abandon\nCanvas-Ledger: end\nCanvas-Author: ${AUTHOR}\nCanvas-Previous: ${revision}`);
     expect(await endingOf(ws)).toMatchObject({ kind: 'abandoned', commit: o.revision, reason: 'superseded by end-2', author: AUTHOR, editedSince: false });
     expect((await verifyWorkspace(ws)).violations).toEqual([]);
   });

@@ -13,8 +13,7 @@ describe('the library refuses malformed input with an outcome, never a TypeError
     await createCanvas(ws, { ledger: 'lib', why: 'library input', author: AUTHOR });
     const base = (await readCanvas(ws, { ledger: 'lib' })).revision;
     const before = repoState(ws);
-    const write = (over: Record<string, unknown>) =>
-      insertNode(ws, { ledger: 'lib', into: 'root', payload: { text: 'x' }, base, why: 'x', author: AUTHOR, ...over } as never);
+    const write = (over: Record<string, unknown>) => insertNode(ws, { ledger: 'lib', into: 'root', payload: { text: 'x' }, base, why: 'x', author: AUTHOR, ...over } as never);
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ payload: { text: 'x', question: 'y' } as unknown as PayloadInput }, 'USAGE'],
       [{ payload: {} }, 'USAGE'],

@@ -38,7 +38,11 @@ describe('roles, grants and proposals (docs/roles.md)', () => {
 
   it('a viewer is rejected; a commenter proposes; an editor applies; the owner approves; history shows two identities', async () => {
     const { ws, node, base } = await canvasWithNode();
-    for (const [who, role] of [['vic', 'viewer'], ['cam', 'commenter'], ['eve', 'editor']] as const) {
+    for (const [who, role] of [
+      ['vic', 'viewer'],
+      ['cam', 'commenter'],
+      ['eve', 'editor'],
+    ] as const) {
       expect((await grantRole(ws, { ledger: 'r', who, role, why: `${who} joins`, author: AUTHOR })).outcome).toBe('applied');
     }
     const viewer = await replaceNode(ws, { ledger: 'r', node, payload: { text: 'v' }, base, why: 'viewer', author: 'vic' });
@@ -101,7 +105,7 @@ describe('roles, grants and proposals (docs/roles.md)', () => {
     expect((await approveProposal(ws, { ledger: 'r', proposal: id, why: 'agreed', author: AUTHOR })).outcome).toBe('applied');
   });
 
-  it('grants are the owner\'s; an explicit grant beats *; the last owner stays', async () => {
+  it("grants are the owner's; an explicit grant beats *; the last owner stays", async () => {
     const { ws, node } = await canvasWithNode();
     await grantRole(ws, { ledger: 'r', who: '*', role: 'viewer', why: 'everyone reads', author: AUTHOR });
     await grantRole(ws, { ledger: 'r', who: 'eve', role: 'editor', why: 'eve edits', author: AUTHOR });

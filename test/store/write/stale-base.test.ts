@@ -48,10 +48,7 @@ describe('a checked node changed since the base is a conflict with its diff (STA
     const { ws, a, base } = await plan();
     const theirs = applied(await replaceNode(ws, { ...writer, node: a, payload: { text: 'A, decided.' }, base, why: 'bob decides a' }));
     const before = repoState(ws);
-    const writes = [
-      () => replaceNode(ws, { ...writer, node: a, payload: { text: 'A, mine.' }, base, why: 'alice' }),
-      () => removeNode(ws, { ...writer, node: a, base, why: 'alice drops a' }),
-    ];
+    const writes = [() => replaceNode(ws, { ...writer, node: a, payload: { text: 'A, mine.' }, base, why: 'alice' }), () => removeNode(ws, { ...writer, node: a, base, why: 'alice drops a' })];
     for (const write of writes) {
       const o = (await write()) as Conflict;
       expect(o).toMatchObject({ outcome: 'conflict', code: 'STALE_BASE', node: a, expectedRevision: base, currentRevision: theirs.revision });
@@ -116,7 +113,10 @@ describe('a base the store cannot place is refused, nothing written', () => {
   it('none (BASE_REQUIRED), no commit (UNKNOWN_BASE), a commit off main (BASE_NOT_ANCESTOR)', async () => {
     const { ws, a, base } = await plan();
     const offMain = git(ws, ['commit-tree', `${base}^{tree}`, '-p', base, '-m', 'a side commit'], undefined, {
-      GIT_AUTHOR_NAME: 'someone', GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_NAME: 'someone', GIT_COMMITTER_EMAIL: '',
+      GIT_AUTHOR_NAME: 'someone',
+      GIT_AUTHOR_EMAIL: '',
+      GIT_COMMITTER_NAME: 'someone',
+      GIT_COMMITTER_EMAIL: '',
     });
     const before = repoState(ws);
     const cases: Array<[string | undefined, string]> = [
@@ -218,7 +218,18 @@ describe('a base from another canvas is refused (FOREIGN_BASE)', () => {
     const revision = (await readCanvas(ws, { ledger: 'x' })).revision;
     const id = 'abcdef0123';
     const file = {
-      anchor: null, base: y, id, ledger: 'x', node, op: 'replace', payload: '<text>Cam.</text>', proposedAt: revision, proposedBy: 'cam', require: null, status: 'open', why: 'cam',
+      anchor: null,
+      base: y,
+      id,
+      ledger: 'x',
+      node,
+      op: 'replace',
+      payload: '<text>Cam.</text>',
+      proposedAt: revision,
+      proposedBy: 'cam',
+      require: null,
+      status: 'open',
+      why: 'cam',
     };
     const blob = git(ws, ['hash-object', '-w', '--stdin'], `${JSON.stringify(file, null, 2)}\n`);
     const index = join(ws.repo, '.git', 'test-index');
@@ -227,7 +238,12 @@ describe('a base from another canvas is refused (FOREIGN_BASE)', () => {
     git(ws, ['update-index', '--add', '--cacheinfo', `100644,${blob},proposals/x/${id}.json`], undefined, env);
     const tree = git(ws, ['write-tree'], undefined, env);
     const message = formatCommitMessage('propose', node, 'cam', {
-      'Canvas-Op': 'propose', 'Canvas-Ledger': 'x', 'Canvas-Author': 'cam', 'Canvas-Previous': revision, 'Canvas-Proposal': id, 'Canvas-Proposal-Node': node,
+      'Canvas-Op': 'propose',
+      'Canvas-Ledger': 'x',
+      'Canvas-Author': 'cam',
+      'Canvas-Previous': revision,
+      'Canvas-Proposal': id,
+      'Canvas-Proposal-Node': node,
     });
     const main = git(ws, ['rev-parse', 'main']);
     const commit = git(ws, ['commit-tree', tree, '-p', main, '-F', '-'], message, { GIT_AUTHOR_NAME: 'cam', GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_NAME: 'canvas', GIT_COMMITTER_EMAIL: '' });
@@ -270,7 +286,10 @@ describe('read --at prints the canvas own revision as of that commit', () => {
     const main = git(ws, ['rev-parse', 'main']);
     const tree = git(ws, ['rev-parse', 'main^{tree}']);
     const quoting = git(ws, ['commit-tree', tree, '-p', main, '-m', 'notes\n\nCanvas-Ledger: x'], undefined, {
-      GIT_AUTHOR_NAME: 'someone', GIT_AUTHOR_EMAIL: '', GIT_COMMITTER_NAME: 'someone', GIT_COMMITTER_EMAIL: '',
+      GIT_AUTHOR_NAME: 'someone',
+      GIT_AUTHOR_EMAIL: '',
+      GIT_COMMITTER_NAME: 'someone',
+      GIT_COMMITTER_EMAIL: '',
     });
     expect(parseCommit(quoting, git(ws, ['cat-file', 'commit', quoting])).op).toBeUndefined();
     expect((await readCanvas(ws, { ledger: 'x', at: quoting })).revision).toBe(current);
@@ -331,7 +350,7 @@ async function foreignBaseEdit(): Promise<{ ws: Workspace; edit: string }> {
 }
 
 describe('verify: a base that is not a revision of its canvas (docs/store.md, "Verify")', () => {
-  it('reports an edit of x against y\'s revision in a repository the store made (rule base, FOREIGN_BASE)', async () => {
+  it("reports an edit of x against y's revision in a repository the store made (rule base, FOREIGN_BASE)", async () => {
     const { ws, edit } = await foreignBaseEdit();
     expect(git(ws, ['config', '--get', 'canvas.chainBasesSince'])).toBe('root');
     const report = await verifyWorkspace(ws);

@@ -23,7 +23,10 @@ describe('what a write reads from its caches, and what it reads back', () => {
     const { ws, base } = await canvas();
     // Refused by the payload's own checks; were one to pass, reading the written node back would
     // refuse it (XML_PARSE) before any ref moves.
-    for (const [text, code] of [['a\uFFFEb', 'SCHEMA'], ['a\uD800b', 'SCHEMA']] as const) {
+    for (const [text, code] of [
+      ['a\uFFFEb', 'SCHEMA'],
+      ['a\uD800b', 'SCHEMA'],
+    ] as const) {
       const before = repoState(ws);
       const o = await insertNode(ws, { ledger: 'k', base, into: 'root', payload: { text }, why: 'odd text', author: AUTHOR });
       expect(o).toMatchObject({ outcome: 'rejected', code });

@@ -35,9 +35,5 @@ export function figure(node: FigureNode, ctx: CommentContext): RootContent[] {
   const label: PhrasingContent[] = [{ type: 'strong', children: [{ type: 'text', value: `${figureLabel(node.kind)}${node.caption ? ':' : ''}` }] }];
   if (node.caption) label.push({ type: 'text', value: ` ${node.caption}` });
   if (node.kind === 'excalidraw') return [{ type: 'paragraph', children: [...label, ...sceneLine(node, ctx)] }, ...crossingParagraph(node.id, ctx)];
-  return [
-    { type: 'paragraph', children: label },
-    { type: 'code', lang: LANG[node.kind as keyof typeof LANG], value: isolateBidi(figureSource(node)) },
-    ...crossingParagraph(node.id, ctx),
-  ];
+  return [{ type: 'paragraph', children: label }, { type: 'code', lang: LANG[node.kind as keyof typeof LANG], value: isolateBidi(figureSource(node)) }, ...crossingParagraph(node.id, ctx)];
 }

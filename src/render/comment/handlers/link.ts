@@ -12,7 +12,13 @@ function plainDestination(href: string): string {
 
 /** A link to another canvas, as text (a comment has no site around it): ``label (canvas `b7`, node `x1`)``. */
 function canvasText(label: string, t: CanvasLinkTarget): PhrasingContent[] {
-  const node: PhrasingContent[] = t.node === null ? [] : [{ type: 'text', value: ', node ' }, { type: 'inlineCode', value: t.node }];
+  const node: PhrasingContent[] =
+    t.node === null
+      ? []
+      : [
+          { type: 'text', value: ', node ' },
+          { type: 'inlineCode', value: t.node },
+        ];
   return [{ type: 'text', value: `${label} (canvas ` }, { type: 'inlineCode', value: t.ledger }, ...node, { type: 'text', value: ')' }];
 }
 
@@ -32,7 +38,7 @@ export function link(node: LinkNode, ctx: CommentContext): RootContent[] {
   const children: PhrasingContent[] = target
     ? canvasText(label, target)
     : href
-    ? [{ type: 'link', url: plainDestination(href), children: [{ type: 'text', value: label }] }]
-    : [{ type: 'text', value: `${label} (not a web link; shown as text: ${node.href})` }];
+      ? [{ type: 'link', url: plainDestination(href), children: [{ type: 'text', value: label }] }]
+      : [{ type: 'text', value: `${label} (not a web link; shown as text: ${node.href})` }];
   return [{ type: 'paragraph', children }, ...crossingParagraph(node.id, ctx)];
 }

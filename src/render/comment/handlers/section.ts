@@ -15,7 +15,22 @@ import { crossingParagraph } from '../crossing-paragraph.js';
 export function section(node: SectionNode, ctx: CommentContext): RootContent[] {
   const titles = [...ctx.titles, node.title];
   return [
-    { type: 'paragraph', children: [{ type: 'strong', children: titles.flatMap((t, i): Text[] => (i === 0 ? [{ type: 'text', value: t }] : [{ type: 'text', value: ' › ' }, { type: 'text', value: t }])) }] },
+    {
+      type: 'paragraph',
+      children: [
+        {
+          type: 'strong',
+          children: titles.flatMap((t, i): Text[] =>
+            i === 0
+              ? [{ type: 'text', value: t }]
+              : [
+                  { type: 'text', value: ' › ' },
+                  { type: 'text', value: t },
+                ],
+          ),
+        },
+      ],
+    },
     ...crossingParagraph(node.id, ctx),
     ...ctx.renderChildren(node.children, titles),
   ];

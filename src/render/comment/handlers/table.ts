@@ -8,7 +8,14 @@ import { crossingParagraph } from '../crossing-paragraph.js';
  * isolates text holding bidirectional controls (docs/projections.md, "Bidirectional text").
  */
 function joined(cells: readonly string[]): Text[] {
-  return cells.flatMap((cell, i): Text[] => (i === 0 ? [{ type: 'text', value: cell }] : [{ type: 'text', value: ' | ' }, { type: 'text', value: cell }]));
+  return cells.flatMap((cell, i): Text[] =>
+    i === 0
+      ? [{ type: 'text', value: cell }]
+      : [
+          { type: 'text', value: ' | ' },
+          { type: 'text', value: cell },
+        ],
+  );
 }
 
 /**

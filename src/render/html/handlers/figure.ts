@@ -26,10 +26,7 @@ function picture(node: FigureNode, ctx: PageContext): ElementContent[] {
     });
   }
   if (drawn instanceof CanvasError) {
-    return [
-      h('p', { className: ['figure-error'] }, `This figure could not be drawn (${drawn.code}): ${drawn.message}`),
-      h('pre', { className: ['figure-source'], ...SCROLLS }, figureSource(node)),
-    ];
+    return [h('p', { className: ['figure-error'] }, `This figure could not be drawn (${drawn.code}): ${drawn.message}`), h('pre', { className: ['figure-source'], ...SCROLLS }, figureSource(node))];
   }
   return [h('div', { className: ['drawing'], ...SCROLLS }, [drawn])];
 }

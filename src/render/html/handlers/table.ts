@@ -16,12 +16,28 @@ import type { PageContext } from '../page-context.js';
 export function table(node: TableNode, ctx: PageContext): Element {
   const [header = [], ...body] = node.rows;
   const grid = element('table', {}, [
-    element('thead', {}, [element('tr', {}, header.map((cell) => element('th', { scope: 'col' }, [cell])))]),
-    ...(body.length > 0 ? [element('tbody', {}, body.map((row) => element('tr', {}, row.map((cell) => element('td', {}, [cell])))))] : []),
+    element('thead', {}, [
+      element(
+        'tr',
+        {},
+        header.map((cell) => element('th', { scope: 'col' }, [cell])),
+      ),
+    ]),
+    ...(body.length > 0
+      ? [
+          element(
+            'tbody',
+            {},
+            body.map((row) =>
+              element(
+                'tr',
+                {},
+                row.map((cell) => element('td', {}, [cell])),
+              ),
+            ),
+          ),
+        ]
+      : []),
   ]);
-  return element('div', { id: node.id, className: ['node', 'table'] }, [
-    nodeReasons(node.id, ctx),
-    element('div', { className: ['scroll'], tabIndex: 0 }, [grid]),
-    ...crossingNote(node.id, ctx),
-  ]);
+  return element('div', { id: node.id, className: ['node', 'table'] }, [nodeReasons(node.id, ctx), element('div', { className: ['scroll'], tabIndex: 0 }, [grid]), ...crossingNote(node.id, ctx)]);
 }

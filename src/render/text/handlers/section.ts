@@ -12,9 +12,5 @@ import { isolateBidi } from '../../isolate-bidi.js';
  */
 export function section(node: SectionNode, ctx: TextContext): string[] {
   const children = ctx.renderChildren(node.children, ctx.depth + 1);
-  return [
-    `${'  '.repeat(ctx.depth)}[${node.id}] section “${isolateBidi(node.title)}”${children.length === 0 ? ' (empty)' : ''}`,
-    ...crossingLine(node.id, ctx),
-    ...children,
-  ];
+  return [`${'  '.repeat(ctx.depth)}[${node.id}] section “${isolateBidi(node.title)}”${children.length === 0 ? ' (empty)' : ''}`, ...crossingLine(node.id, ctx), ...children];
 }
