@@ -5,7 +5,7 @@ import { LongestFirst } from './test/helpers/longest-first.js';
 /**
  * A test file named `*.shared.test.ts` shares its worker process with the others so named instead
  * of starting afresh and loading its modules again: a process of its own costs about 0.3 to 0.8 s
- * of CPU (docs/architecture.md, "The test suite"). Name a file so only if it changes no process
+ * of CPU (docs/testing.md, "Shared workers"). Name a file so only if it changes no process
  * state (the environment, mocks, timers: test/helpers/run-main.ts puts back what it sets) and
  * spawns neither the CLI (so no MCP client either) nor a browser, git only: the pure functions and
  * in-process renders, and the files that call the store, the CLI's entry, the MCP server's tools or
@@ -21,11 +21,11 @@ export default defineConfig({
     pool: 'forks',
     // One test file per core at a time. Vitest's default, one fewer than the cores, leaves a
     // two-core machine with a single file running while the other core waits on the main process
-    // (docs/architecture.md, "The test suite").
+    // (docs/testing.md, "Two files at a time").
     maxWorkers: availableParallelism(),
     // The longest files start first, so none of them runs alone at the end (test/helpers/longest-first.ts).
     sequence: { sequencer: LongestFirst },
-    // CANVAS_TEST_CPU=FILE: each test file appends the CPU time it cost to FILE (docs/architecture.md, "The test suite").
+    // CANVAS_TEST_CPU=FILE: each test file appends the CPU time it cost to FILE (docs/testing.md, "A file's CPU").
     // The run's temporary directory, named in TMPDIR before any worker starts and removed at the
     // end; the run fails naming what a test left there (test/helpers/suite-tmpdir.ts).
     globalSetup: ['test/helpers/suite-tmpdir.ts'],

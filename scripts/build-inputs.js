@@ -1,6 +1,6 @@
 // What a build of dist/ is made from, and a record of the inputs the last build used, so the test
 // suite can tell whether dist/ is the build of the sources as they are now and skip building again
-// (docs/architecture.md, "The test suite"). A stale build is never taken for a fresh one: the
+// (docs/testing.md, "Nothing built twice"). A stale build is never taken for a fresh one: the
 // record is removed before a build starts and written only once it has finished, and it names the
 // hash of every input, so an edit to any of them, or an install that changed node_modules, makes
 // it stale.

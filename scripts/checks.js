@@ -1,5 +1,5 @@
 // The checks `npm test` runs before the tests, at the same time rather than one after another
-// (docs/architecture.md, "The test suite"): each is the package.json script of its name, run as
+// (docs/testing.md, "The checks at once"): each is the package.json script of its name, run as
 // npm would run it (through sh, node_modules/.bin first on the PATH). What a check prints is held
 // and printed whole when it ends, under its name, so outputs do not interleave; a check that
 // fails prints all it printed, and the run exits 1 once every check has ended, naming the ones

@@ -6,7 +6,7 @@
 //   node scripts/example-workspace.js [DIR]     (default examples/workspace; refuses to overwrite)
 //
 // The tests import makeExampleWorkspace and run the same verbs through the CLI's entry in
-// process (docs/architecture.md, "The test suite").
+// process (docs/testing.md, "The CLI in process").
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

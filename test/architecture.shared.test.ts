@@ -200,14 +200,29 @@ describe('file size (docs/architecture.md, "One piece")', () => {
   });
 });
 
-/** Every `docs/<file>.md` a comment in src/ cites, with the section it names when it names one. */
-function docCitations(): { file: string; doc: string; section: string | null }[] {
-  const out: { file: string; doc: string; section: string | null }[] = [];
-  for (const file of sourceFiles(SRC)) {
-    const text = readFileSync(join(SRC, file), 'utf8');
-    for (const m of text.matchAll(/docs\/([a-z0-9-]+\.md)`?(?:,? "([^"\n]+)")?/g)) out.push({ file, doc: m[1]!, section: m[2] ?? null });
+/** The docs/ citations of a text: each `docs/<file>.md`, with the section it names when it names one (a name may run over a comment's line break). */
+function docCitations(file: string, text: string): { file: string; doc: string; section: string | null }[] {
+  return [...text.matchAll(/docs\/([a-z0-9-]+\.md)`?(?:,? "([^"]{1,120})")?/g)].map((m) => ({
+    file,
+    doc: m[1]!,
+    section: m[2] === undefined ? null : m[2].replace(/\s*\n\s*(?:\*|\/\/)?\s*/g, ' '),
+  }));
+}
+
+/** The citations among `cited` whose docs file or section does not exist, as `file: docs/<doc> "<section>"`. */
+function missingCitations(cited: readonly { file: string; doc: string; section: string | null }[]): string[] {
+  const missing: string[] = [];
+  for (const c of cited) {
+    let headings: Set<string>;
+    try {
+      headings = headingsOf(c.doc);
+    } catch {
+      missing.push(`${c.file}: docs/${c.doc}`);
+      continue;
+    }
+    if (c.section !== null && !headings.has(c.section)) missing.push(`${c.file}: docs/${c.doc} "${c.section}"`);
   }
-  return out;
+  return missing;
 }
 
 /** The headings of a docs file, without their `#` marks. */
@@ -276,18 +291,26 @@ describe('comments point at what a reader can open (docs/architecture.md, "Citat
     expect(clean.flatMap((line) => citesOutside('x.ts', line))).toEqual([]);
   });
 
-  it('every docs file a comment cites exists, and so does the section it names', () => {
-    const missing: string[] = [];
-    for (const c of docCitations()) {
-      let headings: Set<string>;
-      try {
-        headings = headingsOf(c.doc);
-      } catch {
-        missing.push(`${c.file}: docs/${c.doc}`);
-        continue;
-      }
-      if (c.section !== null && !headings.has(c.section)) missing.push(`${c.file}: docs/${c.doc} "${c.section}"`);
-    }
-    expect(missing).toEqual([]);
+  it('every docs file a comment in src/, test/, scripts/ or bench/ cites exists, and so does the section it names', () => {
+    const files = [...sourceFiles(SRC).map((f) => `src/${f}`), ...allFiles(TEST), ...allFiles(join(ROOT, 'scripts')), ...allFiles(join(ROOT, 'bench')), 'vitest.config.ts'].filter(
+      (f) => f !== 'test/architecture.shared.test.ts' && f !== 'bench/results.json',
+    );
+    const cited = files.flatMap((f) => docCitations(f, readFileSync(join(ROOT, f), 'utf8')));
+    expect(cited.filter((c) => c.file.startsWith('test/')).length).toBeGreaterThan(50);
+    expect(cited.filter((c) => c.file.startsWith('scripts/')).length).toBeGreaterThan(5);
+    expect(cited.filter((c) => c.file.startsWith('bench/')).length).toBeGreaterThan(5);
+    expect(missingCitations(cited)).toEqual([]);
+  });
+
+  it('names a missing docs file and a missing section, and passes one that exists', () => {
+    const text = [
+      '// The order the files start in (docs/testing.md, "Longest first").',
+      '// Kept apart (docs/testing.md, "The longest files first").',
+      '// Gone (docs/nowhere.md).',
+      '/* A name over a line break (docs/testing.md, "Output',
+      ' * schemas compiled once"). */',
+      '// A file alone: docs/testing.md.',
+    ].join('\n');
+    expect(missingCitations(docCitations('x.ts', text))).toEqual(['x.ts: docs/testing.md "Longest first"', 'x.ts: docs/nowhere.md']);
   });
 });

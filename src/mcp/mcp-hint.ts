@@ -1,11 +1,11 @@
 /**
- * Hints that speak MCP to an MCP caller (docs/errors.md, "Hints over MCP"; docs/mcp.md, "Results
- * and errors"). The store writes each hint once, for the command line: it names the next command
- * and its flags (`run \`canvas read plan\` first and pass its Canvas-Base: sha as --base`). An
- * MCP caller has tools and arguments instead, so the server says the same fix in those words
- * (`call canvas_read with ledger plan first and pass its revision as \`base\``): a command
- * becomes its tool, a flag its argument. Only the hint is rewritten; the message says what was
- * wrong and may quote the caller's own text, so it is left as it is.
+ * Hints that speak MCP to an MCP caller (docs/errors.md, "Hints over MCP"). The store writes each
+ * hint once, for the command line: it names the next command and its flags (`run \`canvas read
+ * plan\` first and pass its Canvas-Base: sha as --base`). An MCP caller has tools and arguments
+ * instead, so the server says the same fix in those words (`call canvas_read with ledger plan
+ * first and pass its revision as \`base\``): a command becomes its tool, a flag its argument. Only
+ * the hint is rewritten; the message says what was wrong and may quote the caller's own text, so
+ * it is left as it is.
  */
 
 /** The tool that does what a command does (docs/mcp.md, "The tools"). */

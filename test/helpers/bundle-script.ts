@@ -15,7 +15,7 @@ export interface BundledScript {
  * Bundle a script of the project's TypeScript (a test fixture importing `src/`) into one ES module
  * that `node` runs as it is, so a test that starts the script in many processes pays for its
  * compilation once (about 70 ms) instead of in every process (`node --import tsx` costs about
- * 0.6 s of CPU more per process than the bundle; docs/architecture.md, "The test suite"). The
+ * 0.6 s of CPU more per process than the bundle; docs/testing.md, "Scripts as JavaScript"). The
  * packages stay outside the bundle and load from the project's `node_modules`: the bundle is
  * written under `node_modules/.cache/`, in a directory of its own (two test files may bundle at
  * once).

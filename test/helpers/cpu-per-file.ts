@@ -1,5 +1,5 @@
 // The CPU time one test file costs, for finding the heavy ones on a shared machine where wall
-// times mean little (docs/architecture.md, "The test suite"). Loaded only when CANVAS_TEST_CPU
+// times mean little (docs/testing.md, "A file's CPU"). Loaded only when CANVAS_TEST_CPU
 // names a file (vitest.config.ts): each test file appends one line to it,
 //   <user+system of the worker, s> <user+system of the processes it spawned and reaped, s> <file>
 // read from /proc/self/stat, whose cutime/cstime count every child once it has been waited for

@@ -4,7 +4,7 @@ import { isBuilt } from '../../scripts/build-inputs.js';
 /**
  * Bundle the CLI once before the tests spawn it, unless dist/cli already holds the bundles of the
  * sources as they are (`npm test` has just built everything; scripts/build-inputs.js keeps the
- * record, docs/architecture.md "The test suite"). The library build is `npm run build`.
+ * record, docs/testing.md, "Nothing built twice"). The library build is `npm run build`.
  */
 export default function setup(): void {
   if (isBuilt(process.cwd(), 'cli')) return;

@@ -1,4 +1,4 @@
-// The order the test files start in (docs/architecture.md, "The test suite"). Two files run at a
+// The order the test files start in (docs/testing.md, "The longest files first"). Two files run at a
 // time, each started as a worker frees up, so the run ends when its last file does: a long file
 // started late runs alone at the end, one core idle. Vitest starts the files it has timed before
 // longest first, but a fresh checkout has no timings and it starts the largest first, which put

@@ -80,8 +80,8 @@ const OUTCOME_KEYS: Record<string, readonly string[]> = {
  * The SDK's own output-schema validator (its Ajv, with its options), compiling each schema once
  * per process, when a result of its tool is first checked. The SDK's default compiles every
  * tool's output schema in each client at each tools/list, whether the tool is called or not:
- * about 0.6 s of CPU a listing, most of an MCP test file's own CPU (docs/architecture.md, "The
- * test suite"). Every result is checked against the same schema as before.
+ * about 0.6 s of CPU a listing, most of an MCP test file's own CPU (docs/testing.md, "Output schemas compiled once").
+ * Every result is checked against the same schema as before.
  */
 class CompiledOnce implements jsonSchemaValidator {
   private readonly compiled = new Map<string, JsonSchemaValidator<unknown>>();

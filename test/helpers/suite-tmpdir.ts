@@ -1,4 +1,4 @@
-// The run's temporary directory (docs/architecture.md, "The test suite"): one directory,
+// The run's temporary directory (docs/testing.md, "The run's temporary directory"): one directory,
 // `<tmpdir>/canvas-suite-XXXXXX`, made before any worker starts and named in TMPDIR, which the
 // workers, the CLIs they spawn, git and Chromium inherit (`os.tmpdir()` reads it at each call).
 // The teardown removes it whole, also when tests failed or were cut short, and fails the run

@@ -8,9 +8,10 @@ import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession } from '../helpers/mcp-client.js';
 import { AUTHOR, ROOT, repoState, tempWorkspace } from '../helpers/workspace.js';
 
-// docs/mcp.md "Hostile messages": a key named __proto__ is refused, never dropped; tools/call
-// params of the wrong shape are -32602 (invalid params), not -32603; a message over the stdio
-// transport's limit is said on stderr and the server exits non-zero.
+// A key named __proto__ is refused, never dropped; tools/call params of the wrong shape are
+// -32602 (invalid params), not -32603 (docs/mcp.md, "Annotations", the paragraph after the
+// table); a message over the stdio transport's limit is said on stderr and the server exits
+// non-zero (docs/mcp.md, "Running it").
 
 let ws: Workspace;
 let leo: McpSession;

@@ -9,7 +9,7 @@ import { type BundledScript, bundleScript } from '../../helpers/bundle-script.js
 import { AUTHOR, ROOT, tempWorkspace } from '../../helpers/workspace.js';
 
 // The writer fixture, bundled once: each of the eight processes runs plain JavaScript instead of
-// compiling the store's TypeScript through tsx (docs/architecture.md, "The test suite").
+// compiling the store's TypeScript through tsx (docs/testing.md, "Scripts as JavaScript").
 let script: BundledScript;
 beforeAll(async () => {
   script = await bundleScript('test/store/fixtures/writer.ts');
