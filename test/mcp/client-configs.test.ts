@@ -2,6 +2,7 @@ import { readFileSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpHttp } from '../../src/mcp/mcp-http.js';
 import { type RunningServer, serveCanvas } from '../../src/serve/serve-canvas.js';
@@ -17,6 +18,19 @@ import { tempDir } from '../helpers/temp-dir.js';
 const DOC = readFileSync(join(ROOT, 'docs', 'mcp.md'), 'utf8');
 /** The workspace the doc names; the test serves a temporary one in its place. */
 const DOC_WORKSPACE = '/srv/work/acme';
+
+/** Connect the SDK's client through `transport`: the server is canvas, and tools/list names its tools. */
+async function expectCanvasTools(transport: Transport): Promise<void> {
+  const sdk = testClient();
+  await sdk.connect(transport);
+  try {
+    expect(sdk.getServerVersion()?.name).toBe('canvas');
+    const { tools } = await sdk.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['canvas_read', 'canvas_list', 'canvas_insert']));
+  } finally {
+    await sdk.close();
+  }
+}
 
 interface StdioServer {
   command: string;
@@ -70,15 +84,7 @@ describe('the client configurations of docs/mcp.md start the server', () => {
         env: { ...(process.env as Record<string, string>), PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` },
         stderr: 'pipe',
       });
-      const sdk = testClient();
-      await sdk.connect(transport);
-      try {
-        expect(sdk.getServerVersion()?.name).toBe('canvas');
-        const { tools } = await sdk.listTools();
-        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['canvas_read', 'canvas_list', 'canvas_insert']));
-      } finally {
-        await sdk.close();
-      }
+      await expectCanvasTools(transport);
     });
   }
 });
@@ -130,15 +136,7 @@ describe('the HTTP configurations of docs/mcp.md reach canvas serve', () => {
       const entry = entryOf(token);
       expect(entry.url).toBe(DOC_URL);
       expect(entry.headers).toEqual({ Authorization: `Bearer ${token}` });
-      const sdk = testClient();
-      await sdk.connect(new StreamableHTTPClientTransport(new URL(entry.url.replace('127.0.0.1:4173', `127.0.0.1:${server.port}`)), { requestInit: { headers: entry.headers } }));
-      try {
-        expect(sdk.getServerVersion()?.name).toBe('canvas');
-        const { tools } = await sdk.listTools();
-        expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['canvas_read', 'canvas_list', 'canvas_insert']));
-      } finally {
-        await sdk.close();
-      }
+      await expectCanvasTools(new StreamableHTTPClientTransport(new URL(entry.url.replace('127.0.0.1:4173', `127.0.0.1:${server.port}`)), { requestInit: { headers: entry.headers } }));
     });
   }
 });

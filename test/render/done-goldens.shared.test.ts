@@ -2,11 +2,10 @@
 // and of the imported MADR corpus, as goldens in snapshots/done/: its Markdown and its JSON, the
 // JSON validated against schema/done.schema.json with Ajv. A missing golden is written; UPDATE=1
 // rewrites them all.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { importMarkdown } from '../../src/import/import-markdown.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
 import { doneArtifact } from '../../src/render/done/done-artifact.js';
 import { renderDone } from '../../src/render/done/render-done.js';
@@ -14,7 +13,8 @@ import { listCanvases } from '../../src/store/repo/list-canvases.js';
 import { readSnapshot } from '../../src/store/read/read-snapshot.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
 import { MADR_CORPUS } from '../helpers/corpus.js';
-import { AUTHOR, ROOT, tempWorkspace } from '../helpers/workspace.js';
+import { importMadrRecords } from '../helpers/import-madr.js';
+import { ROOT, tempWorkspace } from '../helpers/workspace.js';
 import { exampleWorkspace } from '../site/site-fixture.js';
 import { SNAPSHOTS } from './golden-cases.js';
 
@@ -61,20 +61,10 @@ describe('the done artifact: goldens and its schema', () => {
 
   it.skipIf(MADR_CORPUS === null)('of the imported MADR corpus', async () => {
     const ws = tempWorkspace();
-    const files = readdirSync(MADR_CORPUS!)
-      .filter((f) => /^\d{4}-.*\.md$/.test(f))
-      .sort();
-    expect(files.length).toBeGreaterThan(10);
-    for (const file of files) {
-      const ledger = file
-        .replace(/\.md$/, '')
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .slice(0, 64);
-      await importMarkdown(ws, { ledger, markdown: readFileSync(join(MADR_CORPUS!, file), 'utf8'), why: 'seed the canvas from the MADR decision record', author: AUTHOR, source: file });
-    }
+    const records = await importMadrRecords(ws);
+    expect(records.length).toBeGreaterThan(10);
     const snapshots = await checkAll(ws, join(SNAPSHOTS, 'done', 'madr'));
-    expect(snapshots).toHaveLength(files.length);
+    expect(snapshots).toHaveLength(records.length);
     // The records link out (MADR cites its sources): the links are Evidence and Links alike.
     expect(snapshots.some((s) => doneArtifact(s).links.length > 0)).toBe(true);
   });

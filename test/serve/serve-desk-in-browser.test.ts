@@ -6,13 +6,14 @@
 // live in a second tab; screenshots of the desk at 1280 and 390 px go to test-artifacts/serve/.
 // The server runs in this process on a free loopback port.
 import { existsSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { nodeHistory, readCanvas, replaceNode } from '../../src/store/index.js';
 import { AUTHOR, ROOT } from '../helpers/workspace.js';
-import { revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
+import { chromiumAndServed } from './browser-fixture.js';
+import { revisionOf, type Served, TOKEN } from './serve-fixture.js';
 
 const ARTIFACTS = join(ROOT, 'test-artifacts', 'serve');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -51,16 +52,9 @@ async function open(c: BrowserContext, path: string): Promise<Page> {
 }
 
 describe.runIf(run)('the served tab in Chromium: policy and desk', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-    s = await servedWorkspace();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await s?.server.close();
+  chromiumAndServed({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] }, contexts, (b, served) => {
+    browser = b;
+    s = served;
   });
 
   it('no served page raises a CSP violation, and the index runs its own script: search and sort show', async () => {

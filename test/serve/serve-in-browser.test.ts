@@ -5,8 +5,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import axe from 'axe-core';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { MERMAID_PIN } from '../../src/render/figures/mermaid-pin.js';
 import { grantRole } from '../../src/store/write/access-writes.js';
 import { nodeHistory } from '../../src/store/read/node-history.js';
@@ -16,7 +16,8 @@ import { verifyWorkspace } from '../../src/store/verify/verify-workspace.js';
 import { type RunningServer, serveCanvas } from '../../src/serve/serve-canvas.js';
 import { buildCaseIn } from '../render/golden-cases.js';
 import { AUTHOR, repoState, ROOT, runCli } from '../helpers/workspace.js';
-import { revisionOf, type Served, servedWorkspace, TOKEN } from './serve-fixture.js';
+import { chromiumAndServed } from './browser-fixture.js';
+import { revisionOf, type Served, TOKEN } from './serve-fixture.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ready = existsSync(CHROMIUM);
@@ -74,16 +75,9 @@ async function axeViolations(p: Page): Promise<Array<{ id: string; impact: strin
 }
 
 describe.runIf(run)('canvas serve in Chromium', () => {
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM });
-    s = await servedWorkspace();
-  });
-  afterEach(async () => {
-    for (const c of contexts.splice(0)) await c.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await s?.server.close();
+  chromiumAndServed({ executablePath: CHROMIUM }, contexts, (b, served) => {
+    browser = b;
+    s = served;
   });
 
   it('edits a node with a reason: applied, shown, and canvas history has it authored as the person', async () => {

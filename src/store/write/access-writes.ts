@@ -7,11 +7,10 @@ import { rejectionOf } from './rejection-of.js';
 import { type Grants, ROLES, type Role, roleRank } from '../repo/role.js';
 import type { WriteRequest } from './write-requests.js';
 import type { Workspace } from '../repo/workspace.js';
-import { checkCommon } from './check-common.js';
 import { noRole, roleFor } from './check-role.js';
 import { commitFiles } from './commit-document.js';
 import type { EditContext } from './edit-input.js';
-import { hashRequest } from './request-hash.js';
+import { prepareFileWrite } from './prepare-file-write.js';
 import { runWrite } from './run-write.js';
 
 /** `canvas grant <ledger> <who|*> <role>`. */
@@ -62,14 +61,10 @@ function writeGrants(
   change: (g: Grants, ctx: EditContext) => { grants: Grants; trailer: string },
 ): Promise<Outcome> {
   return runWrite(ws, () => {
-    const { ledger, why, author } = checkCommon(req);
+    const prepared = prepareFileWrite(req, request.op, (ledger, why) => ({ ledger, why, ...request }));
+    const { ledger } = prepared;
     return {
-      ledger,
-      why,
-      author,
-      operation: { touches: 'files', op: request.op },
-      request: hashRequest({ ledger, why, ...request }),
-      common: req,
+      ...prepared,
       role: requireOwner,
       write: async (ctx) => {
         const { grants, trailer } = change(await currentGrants(ctx), ctx);

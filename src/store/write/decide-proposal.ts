@@ -8,13 +8,12 @@ import { RepoReader } from '../repo/repo-reader.js';
 import type { WriteRequest } from './write-requests.js';
 import type { Workspace } from '../repo/workspace.js';
 import { applyEdit } from './apply-edit.js';
-import { checkCommon } from './check-common.js';
 import { noRole, roleFor } from './check-role.js';
 import { commitFiles } from './commit-document.js';
 import type { EditContext, EditInput } from './edit-input.js';
 import { proposalFile } from '../repo/layout.js';
 import { type ProposalFile, proposalJson, readProposal } from '../repo/proposal-file.js';
-import { hashRequest } from './request-hash.js';
+import { prepareFileWrite } from './prepare-file-write.js';
 import { runWrite } from './run-write.js';
 
 /** `canvas approve` and `canvas reject`. */
@@ -124,15 +123,11 @@ export async function approveProposal(ws: Workspace, req: DecideRequest): Promis
  */
 export function rejectProposal(ws: Workspace, req: DecideRequest): Promise<Outcome> {
   return runWrite(ws, () => {
-    const { ledger, why, author } = checkCommon(req);
+    // The proposal is the command's other argument: `canvas reject <proposal> <ledger>` is said to look swapped.
+    const prepared = prepareFileWrite(req, 'reject', (ledger, why) => ({ op: 'reject', ledger, why, proposal: req.proposal }), req.proposal);
+    const { ledger, why, author } = prepared;
     return {
-      ledger,
-      why,
-      author,
-      // The proposal is the command's other argument: `canvas reject <proposal> <ledger>` is said to look swapped.
-      operation: { touches: 'files', op: 'reject', other: req.proposal },
-      request: hashRequest({ op: 'reject', ledger, why, proposal: req.proposal }),
-      common: req,
+      ...prepared,
       role: async (ctx) => {
         const role = await roleFor(ctx, author.who);
         if (role === null) throw noRole(ctx, 'editor');

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementContent, Root } from 'hast';
+import type { Element } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { describe, expect, it } from 'vitest';
 import { CanvasError } from '../../../src/model/canvas-error.js';
 import { drawDiagram } from '../../../src/render/figures/draw-diagram.js';
+import { elementsWhere } from '../../helpers/hast-elements.js';
 
 const SAMPLE = [
   'diagram 1',
@@ -21,16 +22,7 @@ const SAMPLE = [
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-function all(node: Element | Root, test: (e: Element) => boolean, out: Element[] = []): Element[] {
-  for (const c of node.children as ElementContent[]) {
-    if (c.type !== 'element') continue;
-    if (test(c)) out.push(c);
-    all(c, test, out);
-  }
-  return out;
-}
-
-const byClass = (root: Element, name: string): Element[] => all(root, (e) => Array.isArray(e.properties.className) && e.properties.className.includes(name));
+const byClass = (root: Element, name: string): Element[] => elementsWhere(root, (e) => Array.isArray(e.properties.className) && e.properties.className.includes(name));
 const child = (e: Element, tag: string): Element => (e.children as Element[]).find((c) => c.type === 'element' && c.tagName === tag)!;
 
 interface Rect {
@@ -88,7 +80,7 @@ describe('drawDiagram', () => {
     expect(drawDiagram(SAMPLE, { label: 'The backend' }).properties.ariaLabel).toBe('The backend');
     // Everything drawn lies inside the canvas.
     const box = { x: 0, y: 0, width: Number(width), height: Number(height) };
-    for (const r of all(svg, (e) => e.tagName === 'rect')) expect(inside(rect(r), box)).toBe(true);
+    for (const r of elementsWhere(svg, (e) => e.tagName === 'rect')) expect(inside(rect(r), box)).toBe(true);
   });
 
   it('draws a group around its members with its label, and nodes that do not overlap', () => {
@@ -111,14 +103,14 @@ describe('drawDiagram', () => {
 
   it('wraps a long node label into lines', () => {
     const api = byClass(drawDiagram(SAMPLE), 'diagram-node').find((n) => n.properties.dataNode === 'api')!;
-    const tspans = all(api, (e) => e.tagName === 'tspan');
+    const tspans = elementsWhere(api, (e) => e.tagName === 'tspan');
     expect(tspans.length).toBeGreaterThan(1);
     expect(tspans.map((t) => toHtml(t.children)).join(' ')).toBe('API server with a rather long label that wraps onto lines');
   });
 
   it('puts an arrowhead on -> edges only, referencing the marker by its prefixed id', () => {
     const svg = drawDiagram('diagram 1\nA -> B\nB -- C', { idPrefix: 'fig7-' });
-    const ids = all(svg, (e) => e.properties.id !== undefined).map((e) => e.properties.id);
+    const ids = elementsWhere(svg, (e) => e.properties.id !== undefined).map((e) => e.properties.id);
     expect(ids).toEqual(['fig7-arrow']);
     const paths = byClass(svg, 'diagram-edge').map((e) => child(e, 'path').properties.markerEnd);
     expect(paths).toEqual(['url(#fig7-arrow)', undefined]);
@@ -158,7 +150,7 @@ describe('drawDiagram', () => {
     expect(html).toContain('&#x3C;img src=x');
     expect(html).toContain('&#x3C;/text>&#x3C;script>');
     // The labels are text nodes of the tree.
-    const texts = all(svg, (e) => e.tagName === 'text' || e.tagName === 'tspan')
+    const texts = elementsWhere(svg, (e) => e.tagName === 'text' || e.tagName === 'tspan')
       .flatMap((e) => e.children)
       .filter((c) => c.type === 'text')
       .map((c) => (c as { value: string }).value)

@@ -4,13 +4,13 @@
 // and the SVG figure's own check passed by every drawing.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { describe, expect, it } from 'vitest';
 import { readScene } from '../../../src/model/excalidraw/read-scene.js';
 import { parsePayload } from '../../../src/model/parse-payload.js';
 import { checkSvg } from '../../../src/model/svg/check-svg.js';
 import { drawExcalidraw } from '../../../src/render/figures/draw-excalidraw.js';
+import { elementsWhere } from '../../helpers/hast-elements.js';
 import { ROOT } from '../../helpers/workspace.js';
 
 const SCENES = join(ROOT, 'snapshots', 'excalidraw', 'scenes');
@@ -22,15 +22,6 @@ const names = readdirSync(SCENES)
 
 const stored = (name: string): string => readScene(readFileSync(join(SCENES, `${name}.excalidraw`), 'utf8')).text;
 const draw = (source: string): string => toHtml(drawExcalidraw(source));
-
-function all(node: Element | Root, test: (e: Element) => boolean, out: Element[] = []): Element[] {
-  for (const c of node.children as ElementContent[]) {
-    if (c.type !== 'element') continue;
-    if (test(c)) out.push(c);
-    all(c, test, out);
-  }
-  return out;
-}
 
 function scene(elements: unknown[], appState: Record<string, unknown> = {}): string {
   return readScene(JSON.stringify({ type: 'excalidraw', version: 2, elements, appState, files: {} })).text;
@@ -51,7 +42,7 @@ describe('drawExcalidraw: the corpus against its golden SVGs', () => {
   it.each(names)('%s: every element shown is one <g data-element>, a deleted one is not drawn', (name) => {
     const source = stored(name);
     const tree = drawExcalidraw(source);
-    const drawn = all(tree, (e) => e.tagName === 'g').map((g) => [g.properties.dataElement, g.properties.dataElementType]);
+    const drawn = elementsWhere(tree, (e) => e.tagName === 'g').map((g) => [g.properties.dataElement, g.properties.dataElementType]);
     const expected = readScene(source)
       .elements.filter((e) => !e.isDeleted)
       .map((e) => [e.id, e.type]);

@@ -1,15 +1,13 @@
 // canvas search over the MADR corpus (docs/search.md), imported as `canvas import` imports it: each
 // record is found by a phrase from its Markdown, at node level, and a hit's revision is a base.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { importMarkdown } from '../../../src/import/import-markdown.js';
 import type { CanvasNode } from '../../../src/model/types.js';
 import { replaceNode } from '../../../src/store/write/node-writes.js';
 import { readCanvas } from '../../../src/store/read/read-canvas.js';
 import { searchCanvases } from '../../../src/store/search/search-canvases.js';
 import type { Workspace } from '../../../src/store/repo/workspace.js';
 import { MADR_CORPUS } from '../../helpers/corpus.js';
+import { importMadrRecords } from '../../helpers/import-madr.js';
 import { AUTHOR, tempWorkspace } from '../../helpers/workspace.js';
 
 /** Words as a reader would compare them: lower case, anything but letters and digits a space. */
@@ -64,19 +62,7 @@ describe.skipIf(MADR_CORPUS === null)('canvas search over the imported MADR corp
 
   beforeAll(async () => {
     ws = tempWorkspace('canvas-search-madr-');
-    const files = readdirSync(MADR_CORPUS!)
-      .filter((f) => /^\d{4}-.*\.md$/.test(f))
-      .sort();
-    for (const file of files) {
-      const ledger = file
-        .replace(/\.md$/, '')
-        .toLowerCase()
-        .replace(/[^a-z0-9._-]+/g, '-')
-        .slice(0, 64);
-      const markdown = readFileSync(join(MADR_CORPUS!, file), 'utf8');
-      await importMarkdown(ws, { ledger, markdown, why: 'seed the canvas from the MADR decision record', author: AUTHOR, source: file });
-      records.push({ ledger, ...phrasesOf(markdown) });
-    }
+    for (const { ledger, markdown } of await importMadrRecords(ws)) records.push({ ledger, ...phrasesOf(markdown) });
   }, 120_000);
 
   it('finds each record by its title and by a phrase of its prose, at the nodes that hold the phrase', async () => {
