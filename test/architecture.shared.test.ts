@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers/workspace.js';
@@ -172,11 +172,61 @@ describe('the folder rules (docs/architecture.md)', () => {
   });
 });
 
+/** The table of docs/architecture.md, "Where a behaviour lives". */
+function behaviourTable(): string {
+  const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const start = doc.indexOf('## Where a behaviour lives');
+  expect(start).toBeGreaterThan(0);
+  return doc.slice(start, doc.indexOf('\n## ', start + 1));
+}
+
+/**
+ * What a row of the behaviour table names that does not exist: a path (under src/, else from the
+ * root) or a file name (somewhere under src/), and a function, class or constant (declared in src/).
+ */
+function missingInTable(table: string, files: readonly string[], source: string): string[] {
+  const names = new Set([...table.matchAll(/`([^`\s<>*]+)`/g)].map((m) => m[1]!));
+  const bases = new Set(files.map((f) => f.slice(f.lastIndexOf('/') + 1)));
+  const missing: string[] = [];
+  for (const name of names) {
+    if (/\.(ts|js|css)$|\/$/.test(name)) {
+      const found = name.includes('/') ? [join(SRC, name), join(ROOT, name)].some((p) => existsSync(p)) : bases.has(name);
+      if (!found) missing.push(name);
+    } else if (/^[A-Za-z][A-Za-z0-9]+$/.test(name) && !new RegExp(`\\b(?:function|class|const) ${name}\\b`).test(source)) missing.push(name);
+  }
+  return missing.sort();
+}
+
 /** Whether a file's text is over {@link MAX_LINES} lines without a top comment saying why it is one piece. */
 function unexplainedLong(text: string): boolean {
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   return lines > MAX_LINES && !ONE_PIECE.test(leadingComment(text));
 }
+
+describe('where a behaviour lives (docs/architecture.md)', () => {
+  const files = sourceFiles(SRC);
+  const source = files.map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
+
+  it('every file and function the table names exists', () => {
+    expect(missingInTable(behaviourTable(), files, source)).toEqual([]);
+  });
+
+  it('names every MCP tool and prompt, each beside the file that registers it', () => {
+    const registered = files.filter((f) => /^mcp\/register-[a-z-]+\.ts$/.test(f)).flatMap((f) => [...readFileSync(join(SRC, f), 'utf8').matchAll(/'(canvas_[a-z_]+)'/g)].map((m) => `${f}: ${m[1]}`));
+    const rows = behaviourTable().split('\n');
+    const named = rows.flatMap((row) =>
+      // Each "`mcp/register-x.ts`: `canvas_a`, `canvas_b`" group of a row.
+      [...row.matchAll(/`(mcp\/register-[a-z-]+\.ts)`:((?: `canvas_[a-z_]+`,?)+)/g)].flatMap((m) => [...m[2]!.matchAll(/`(canvas_[a-z_]+)`/g)].map((t) => `${m[1]}: ${t[1]}`)),
+    );
+    expect(registered.length).toBeGreaterThan(20);
+    expect([...new Set(named)].sort()).toEqual([...new Set(registered)].sort());
+  });
+
+  it('names a missing path, file and function, and passes what exists', () => {
+    const table = '| a | `store/write/run-write.ts` (`runWrite`), `check-base.ts`, `mcp/app/`, `store/write/gone.ts` (`noSuchFunction`), `nowhere.ts`, `nothing/`, `templates/page.css` |';
+    expect(missingInTable(table, files, source)).toEqual(['noSuchFunction', 'nothing/', 'nowhere.ts', 'store/write/gone.ts']);
+  });
+});
 
 describe('file size (docs/architecture.md, "One piece")', () => {
   it(`no file in src/ (the tab's script under src/serve/live/ included) over ${MAX_LINES} lines without a top comment saying why it is one piece`, () => {
