@@ -34,9 +34,10 @@ export interface BuiltServer {
    * Build one server instance, not yet connected, speaking one era (docs/mcp.md, "Protocol
    * revisions"). The connection's follows are `subscriptions` when given (a connection that may
    * build more than one instance shares them); else the instance makes its own and closes them
-   * with itself.
+   * with itself. With `tool`, the instance holds that tool alone: for a connection that is one
+   * `tools/call` of it (a stateless request over HTTP, docs/mcp.md "Over HTTP").
    */
-  create: (era: McpEra, subscriptions?: CanvasSubscriptions) => McpServer;
+  create: (era: McpEra, subscriptions?: CanvasSubscriptions, tool?: string) => McpServer;
   /** Resolves once every call received so far has been answered (a held call included). */
   idle: () => Promise<void>;
 }
@@ -101,9 +102,15 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     r.method === 'tools/call' ? !ctx.reads.has(String((r.params as { name?: unknown } | undefined)?.name)) : r.method !== 'resources/list' && r.method !== 'resources/templates/list';
   const settles = (r: JSONRPCRequest) => r.method === 'tools/call' && ctx.tools.has(String((r.params as { name?: unknown } | undefined)?.name));
 
-  const create = (era: McpEra, shared?: CanvasSubscriptions): McpServer => {
+  const create = (era: McpEra, shared?: CanvasSubscriptions, tool?: string): McpServer => {
     const server = new McpServer({ name: 'canvas', version: readPackageVersion() }, { instructions });
     const subscriptions = shared ?? new CanvasSubscriptions(ws);
+    if (tool !== undefined) {
+      // The SDK's registration of the other tools, their resources and the prompt is most of the
+      // cost of an instance, and the one call never reaches them.
+      const register = server.registerTool.bind(server) as (name: string, ...rest: unknown[]) => unknown;
+      server.registerTool = ((name: string, ...rest: unknown[]) => (name === tool ? register(name, ...rest) : undefined)) as typeof server.registerTool;
+    }
     registerReadTools(server, ctx);
     registerWriteTools(server, ctx);
     registerLifecycleTools(server, ctx);
@@ -111,9 +118,11 @@ export async function buildMcpServer(options: CanvasServerOptions): Promise<Buil
     registerViewTools(server, ctx);
     registerAccessTools(server, ctx);
     registerWatchTools(server, ctx);
-    registerCanvasResources(server, ctx, subscriptions, era);
-    registerCanvasApp(server, ctx);
-    registerStepPrompt(server, ctx);
+    if (tool === undefined) {
+      registerCanvasResources(server, ctx, subscriptions, era);
+      registerCanvasApp(server, ctx);
+      registerStepPrompt(server, ctx);
+    }
     // Every transport the server is connected to refuses hostile requests before the SDK parses
     // them (guard-messages.ts). Installed as the transport starts: the SDK has set its message
     // handler by then, and nothing has been read yet.

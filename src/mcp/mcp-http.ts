@@ -5,7 +5,9 @@
 //   Anything else is 401 with `WWW-Authenticate: Bearer` and nothing is read.
 // - One SDK entry per who (`createMcpHandler`), built from `buildMcpServer`'s `create(era)`: the
 //   same tools, outcomes and roles as over stdio. 2026-07-28 requests are served per request; the
-//   2025 revisions through the SDK's stateless fallback (a fresh instance per request, no session).
+//   2025 revisions statelessly (a fresh instance per request, no session), answered with one JSON
+//   body: the SDK's own stateless fallback would open an event stream for every answer, which
+//   the instance, gone with its request, never has anything else to send on.
 // - `subscriptions/listen` is checked here first, as the stdio gate does: viewer on every URI, else
 //   the whole listen is refused with -32602. One ref watcher, started at the first listen, publishes
 //   every move on the bus all the entries' listen streams read. A listen lasts at most
@@ -48,6 +50,9 @@ interface Entry {
   handler: import('@modelcontextprotocol/server').McpHttpHandler;
 }
 
+/** A 2025-era request other than a POST: there is no session to open a stream on or delete (the SDK's words). */
+const METHOD_NOT_ALLOWED = () => Response.json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }, { status: 405, headers: { Allow: 'POST' } });
+
 function unauthorized(given: boolean): Response {
   const e = new CanvasError(
     'MCP_UNAUTHORIZED',
@@ -84,7 +89,7 @@ async function readBounded(request: Request, max: number): Promise<Uint8Array | 
  */
 export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits> = {}): Promise<McpHttp> {
   const bounds = { ...MCP_HTTP_LIMITS, ...limits };
-  const { createMcpHandler, InMemoryServerEventBus } = await import('@modelcontextprotocol/server');
+  const { createMcpHandler, InMemoryServerEventBus, isLegacyRequest, WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/server');
   const bus = new InMemoryServerEventBus();
   const entries = new Map<string, Promise<Entry>>();
   let watcher: Promise<RefWatcher> | null = null;
@@ -96,7 +101,7 @@ export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits
       entry = buildMcpServer({ who, workspace: ws.root, env: {} }).then((built) => ({
         built,
         handler: createMcpHandler(({ era }) => built.create(era), {
-          legacy: 'stateless',
+          legacy: 'reject',
           bus,
           maxSubscriptions: bounds.maxListens,
           keepAliveMs: bounds.keepAliveMs,
@@ -137,6 +142,30 @@ export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits
     return null;
   };
 
+  /**
+   * Serve one 2025-era POST as the SDK's stateless fallback does (a fresh instance on a transport
+   * with no session, which checks the protocol version header and the body as it does there),
+   * but answered with one JSON body instead of an event stream.
+   */
+  const serveLegacy = async (built: BuiltServer, request: Request, parsedBody: unknown): Promise<Response> => {
+    // A call of a tool the server has is served by an instance holding that tool alone; anything
+    // else (a tool it has not, a batch, any other method) by the whole server.
+    const call = parsedBody as { method?: unknown; params?: { name?: unknown } } | null;
+    const name = call?.method === 'tools/call' ? call.params?.name : undefined;
+    const server = typeof name === 'string' && built.ctx.tools.has(name) ? built.create('legacy', undefined, name) : built.create('legacy');
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: bounds.maxBodyBytes });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(request, { parsedBody });
+    } catch {
+      const id = (parsedBody as { id?: unknown } | null)?.id;
+      return Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
+    } finally {
+      void transport.close().catch(() => {});
+      void server.close().catch(() => {});
+    }
+  };
+
   const fetch = async (request: Request): Promise<Response> => {
     const header = request.headers.get('authorization');
     const token = header === null ? null : /^Bearer ([^\s]+)$/i.exec(header.trim())?.[1];
@@ -144,7 +173,7 @@ export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits
     const who = whoOfAgentToken(ws, token);
     if (who === null) return unauthorized(true);
     const entry = await entryOf(who);
-    if (request.method !== 'POST') return entry.handler.fetch(request);
+    if (request.method !== 'POST') return (await isLegacyRequest(request)) ? METHOD_NOT_ALLOWED() : entry.handler.fetch(request);
     const bytes = await readBounded(request, bounds.maxBodyBytes);
     if (bytes === null) {
       return refused(413, new CanvasError('SERVE_BAD_REQUEST', `the body is over ${bounds.maxBodyBytes} bytes`, 'a node is at most 128 KiB and a canvas 1 MiB: send less', { rule: 'size' }));
@@ -164,6 +193,8 @@ export async function createMcpHttp(ws: Workspace, limits: Partial<McpHttpLimits
       signal = AbortSignal.any([request.signal, AbortSignal.timeout(bounds.listenMs)]);
     }
     if (closed) return refused(503, new CanvasError('SERVER_STOPPING', 'the server is stopping: it takes no new request', 'start canvas serve again, then send it again'));
+    // The body is read: the transport is handed it parsed, and reads only the request's headers and signal.
+    if (await isLegacyRequest(request, parsed)) return serveLegacy(entry.built, request, parsed);
     const forwarded = new Request(request.url, { method: 'POST', headers: request.headers, signal });
     return entry.handler.fetch(forwarded, { parsedBody: parsed });
   };

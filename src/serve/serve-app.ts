@@ -139,11 +139,14 @@ export function serveApp(ctx: ServeContext): Hono {
   const policy = headerPolicy(TEMPLATES.indexScript);
   app.use('*', async (c, next) => {
     await next();
-    c.header('Content-Security-Policy', policy);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Cache-Control', 'no-store');
+    // Set on the answer's own headers, as Hono's secureHeaders does: c.header() on an answer
+    // already made copies the whole response at each call (its body turned into a stream).
+    const headers = c.res.headers;
+    headers.set('Content-Security-Policy', policy);
+    headers.set('X-Content-Type-Options', 'nosniff');
+    headers.set('Referrer-Policy', 'no-referrer');
+    headers.set('X-Frame-Options', 'DENY');
+    headers.set('Cache-Control', 'no-store');
   });
   app.use('*', requestGuard(ctx.guard));
   app.onError((e, c) => failure(c, e));

@@ -182,6 +182,25 @@ describe('refused requests write nothing', () => {
     expect(mcpWithTabToken.status).toBe(401);
   });
 
+  it('a 2025-era request is answered with one JSON body; its protocol version header and a call’s arguments are checked as before', async () => {
+    const auth = { authorization: `Bearer ${tokens.agent}` };
+    const init = await post(auth);
+    expect(init.status).toBe(200);
+    expect(String(init.headers['content-type'])).toMatch(/^application\/json/);
+    expect(JSON.parse(init.body).result.serverInfo.name).toBe('canvas');
+    const call = (name: string, args: Record<string, unknown>, version = '2025-11-25') =>
+      post({ ...auth, 'mcp-protocol-version': version }, JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: args } }));
+    expect((await call('canvas_list', { workspace: served.ws.root }, '1999-01-01')).status).toBe(400);
+    const listed = await call('canvas_list', { workspace: served.ws.root });
+    expect(String(listed.headers['content-type'])).toMatch(/^application\/json/);
+    expect(JSON.parse(listed.body).result.structuredContent.canvases.map((c: { ledger: string }) => c.ledger)).toContain('demo');
+    const unchecked = JSON.parse((await call('canvas_list', { workspace: served.ws.root, ledgr: 'demo' })).body).result;
+    expect(unchecked.isError).toBe(true);
+    expect(JSON.stringify(unchecked.content)).toContain('ledgr is not an argument');
+    const unknown = JSON.parse((await call('canvas_nothing', {})).body);
+    expect(JSON.stringify(unknown)).toContain('canvas_nothing');
+  });
+
   it('a revoked token is refused at its next request', async () => {
     const ok = await post({ authorization: `Bearer ${tokens.gone}` });
     expect(ok.status).toBe(200);

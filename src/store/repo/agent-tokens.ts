@@ -6,7 +6,7 @@
 // `canvas_<id>_<43 characters>` (32 random bytes): the id finds its entry, and the hash of the
 // whole token is compared in constant time.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
+import { readFileSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CanvasError } from '../../model/canvas-error.js';
 import { AUTHOR_PART } from '../../model/patterns.js';
@@ -38,18 +38,38 @@ const TOKEN = /^canvas_([0-9a-f]{8})_[A-Za-z0-9_-]{43}$/;
 const fileOf = (ws: Workspace): string => join(ws.repo, '.git', 'canvas-tokens.json');
 const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-function readTokens(ws: Workspace): StoredToken[] {
+/**
+ * The tokens each file held when last read, with the file's identity then (device, inode, size,
+ * modification and change times): a request looks at the file's identity and reads it again only
+ * when it changed, which every write of it does (a new file renamed into place), so a revoked
+ * token is still refused at its next request.
+ */
+const lastRead = new Map<string, { stamp: string; tokens: readonly StoredToken[] }>();
+
+function readTokens(ws: Workspace): readonly StoredToken[] {
+  const file = fileOf(ws);
+  let stamp: string;
   let text: string;
   try {
-    text = readFileSync(fileOf(ws), 'utf8');
+    const st = statSync(file, { bigint: true });
+    stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+    const known = lastRead.get(file);
+    if (known?.stamp === stamp) return known.tokens;
+    text = readFileSync(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    lastRead.delete(file);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw e;
   }
   const parsed = JSON.parse(text) as { format?: unknown; tokens?: unknown };
-  if (parsed.format !== FORMAT || !Array.isArray(parsed.tokens)) return [];
-  return (parsed.tokens as StoredToken[]).filter((t) => typeof t.id === 'string' && typeof t.who === 'string' && typeof t.hash === 'string' && typeof t.created === 'string');
+  const tokens =
+    parsed.format !== FORMAT || !Array.isArray(parsed.tokens)
+      ? []
+      : (parsed.tokens as StoredToken[]).filter((t) => typeof t.id === 'string' && typeof t.who === 'string' && typeof t.hash === 'string' && typeof t.created === 'string');
+  // Kept under the identity seen before the read: a file replaced in between is read again next time.
+  lastRead.set(file, { stamp, tokens });
+  return tokens;
 }
 
 function saveTokens(ws: Workspace, tokens: readonly StoredToken[]): void {
@@ -93,7 +113,7 @@ export function listAgentTokens(ws: Workspace): AgentToken[] {
 
 /**
  * Revoke tokens (`canvas token revoke <who|id>`): the one with this id, else every token of this
- * who. A revoked token is refused at its next request: the server reads the file at each request.
+ * who. A revoked token is refused at its next request: the server looks at the file at each request.
  *
  * @param ws - the workspace
  * @param whoOrId - a token's id (8 hex digits) or a who
