@@ -56,8 +56,11 @@ async function commitToPage(ctx: BenchContext, browser: Browser, ws: Workspace, 
       }).observe(document.body, { childList: true, subtree: true });
     });
     const times: number[] = [];
-    const n = ctx.quick ? 8 : 60;
-    for (let i = 1; i <= n; i += 1) {
+    // The p95 is the nearest rank: of fewer than 20 commits it is the slowest one, which on a shared
+    // machine is whichever commit waited longest for a core. The first commit is not counted: it
+    // is the page's first catch-up (its code not yet compiled in the server and the page).
+    const n = ctx.quick ? 20 : 60;
+    for (let i = 0; i <= n; i += 1) {
       const base = (await readCanvas(ws, { ledger: 'live' })).revision;
       const shown = new Promise<void>((resolve) => {
         seen = (text) => {
@@ -69,7 +72,7 @@ async function commitToPage(ctx: BenchContext, browser: Browser, ws: Workspace, 
       const t0 = performance.now();
       if (o.outcome !== 'applied') throw new Error(JSON.stringify(o));
       await shown;
-      times.push(performance.now() - t0);
+      if (i > 0) times.push(performance.now() - t0);
       await new Promise((r) => setTimeout(r, 50));
     }
     return { ...stats(times), p95: quantile(times, 0.95) };

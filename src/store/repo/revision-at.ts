@@ -6,7 +6,8 @@ import type { RepoReader } from './repo-reader.js';
  * at or before `at`, which is what `Canvas-Base:` names for `read --at` and what a write may then
  * declare as its base. `at` itself is printed only when it is that commit.
  *
- * One `git log -1` finds the newest commit whose message has the canvas's `Canvas-Ledger:` line;
+ * When `at` is a commit of this canvas it is the revision. Else one `git log -1` finds the newest
+ * commit whose message has the canvas's `Canvas-Ledger:` line;
  * the commit is then parsed and its trailer compared for equality, so a message that merely
  * quotes the line is passed over and the search goes on from its parent.
  *
@@ -16,6 +17,9 @@ import type { RepoReader } from './repo-reader.js';
  * @returns the revision (full sha), or null when the canvas did not exist at `at`
  */
 export async function revisionAt(reader: RepoReader, ledger: string, at: string): Promise<string | null> {
+  // Most often `at` is a revision of this canvas (a page's or a writer's base): then it is the
+  // answer, read from the commit itself, with no `git log` process.
+  if ((await reader.commit(at))?.ledger === ledger) return at;
   const pattern = `^Canvas-Ledger: ${ledger.replace(/[.]/g, '\\.')}$`;
   let from: string | undefined = at;
   while (from !== undefined) {
