@@ -15,7 +15,7 @@ import { printedRevision, runSignalTrials, runStopped } from '../helpers/signal-
 let fixture: BundledScript;
 
 beforeAll(async () => {
-  fixture = await bundleScript('test/cli/fixtures/signal-writer.ts', { splitting: true });
+  fixture = await bundleScript('test/cli/fixtures/built-signal-writer.ts', { builtCli: true });
 });
 
 afterAll(() => fixture.remove());
