@@ -2,11 +2,14 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StandIn, startStandIn } from '../../bench/coherence-eval/stand-in.js';
+import { createMcpHttp } from '../../src/mcp/mcp-http.js';
+import { serveCanvas, type RunningServer } from '../../src/serve/serve-canvas.js';
+import { addAgentToken } from '../../src/store/index.js';
 import { grantRole } from '../../src/store/write/access-writes.js';
 import type { Applied, Proposed } from '../../src/store/repo/outcome.js';
 import type { Workspace } from '../../src/store/repo/workspace.js';
 import { connectAs, type McpSession, SDKS, type ToolCall } from '../helpers/mcp-client.js';
-import { tempWorkspace } from '../helpers/workspace.js';
+import { AUTHOR, tempWorkspace } from '../helpers/workspace.js';
 
 interface ListedTool {
   name: string;
@@ -19,9 +22,15 @@ const DIALECTS = { 'draft-07': new Ajv({ strict: false, allErrors: true }), '202
 
 const MARKDOWN = '# Faster builds\n\nBuilds take ten minutes.\n\n## Decision\n\n- cache the dependencies\n- run tests in parallel\n';
 
+// The calls go to the MCP server at canvas serve's /mcp, in this process, with an agent token for
+// each who: the same server (docs/mcp.md, "Over HTTP"), whose tool list the test holds equal to
+// the one `canvas mcp` lists over stdio, so one process of `canvas mcp` per client is spawned
+// instead of one per who.
 describe.each(SDKS)('canvas mcp through the %s client: every tool declares an output schema and every answer validates against it', (sdk) => {
   let ws: Workspace;
   let standIn: StandIn;
+  let server: RunningServer;
+  let stdio: McpSession;
   let leo: McpSession;
   let cam: McpSession;
   let zed: McpSession;
@@ -67,20 +76,27 @@ describe.each(SDKS)('canvas mcp through the %s client: every tool declares an ou
   beforeAll(async () => {
     ws = tempWorkspace('canvas-mcp-output-');
     standIn = await startStandIn(() => ({ content: { contradictions: [] } }));
+    // canvas_check asks the stand-in, from the server in this process, until the file ends.
     process.env.CANVAS_MODEL_URL = standIn.url;
     process.env.CANVAS_MODEL = 'stand-in-1';
-    try {
-      [leo, cam, zed] = await Promise.all([connectAs(ws, 'leo', { sdk }), connectAs(ws, 'cam', { sdk }), connectAs(ws, 'zed', { sdk })]);
-    } finally {
-      delete process.env.CANVAS_MODEL_URL;
-      delete process.env.CANVAS_MODEL;
-    }
+    const tokens = Object.fromEntries(await Promise.all(['leo', 'cam', 'zed'].map(async (who) => [who, (await addAgentToken(ws, who)).token] as const)));
+    server = await serveCanvas(ws, { port: 0, author: AUTHOR, token: 'test-token-0123456789', rescanMs: 60_000, mcp: await createMcpHttp(ws) });
+    const http = (who: string) => connectAs(ws, who, { sdk, http: { url: `${server.origin}/mcp`, token: tokens[who]! } });
+    [stdio, leo, cam, zed] = await Promise.all([connectAs(ws, 'leo', { sdk }), http('leo'), http('cam'), http('zed')]);
     tools = (await leo.listTools()) as ListedTool[];
   });
 
   afterAll(async () => {
-    await Promise.all([leo?.close(), cam?.close(), zed?.close()]);
+    await Promise.all([stdio?.close(), leo?.close(), cam?.close(), zed?.close()]);
+    await server?.close();
     await standIn?.close();
+    delete process.env.CANVAS_MODEL_URL;
+    delete process.env.CANVAS_MODEL;
+  });
+
+  it('lists the same tools over HTTP as canvas mcp over stdio', async () => {
+    expect(tools.length).toBeGreaterThan(20);
+    expect(await stdio.listTools()).toEqual(tools);
   });
 
   it('lists an object output schema on every tool, one of whose branches is the error shape, and the annotations that differ from the defaults', () => {
