@@ -52,10 +52,13 @@ const QUICK_PAIRS = 3;
 
 /**
  * The measured and the unmeasured (warm-up) pairs of an interleaved comparison: the full run's,
- * or a quick run's three and one.
+ * or a quick run's three and one, unless the row names its own (`quick`): a row whose per-pair
+ * ratio spreads so far that the median of three misses its target by chance says how many it
+ * needs, and why, where it calls this.
  */
-export function pairs(ctx: BenchContext, full: number, warmup: number): [runs: number, warmup: number] {
-  return ctx.quick ? [Math.min(QUICK_PAIRS, full), Math.min(1, warmup)] : [full, warmup];
+export function pairs(ctx: BenchContext, full: number, warmup: number, quick?: { runs: number; warmup: number }): [runs: number, warmup: number] {
+  if (!ctx.quick) return [full, warmup];
+  return quick ? [Math.min(quick.runs, full), Math.min(quick.warmup, warmup)] : [Math.min(QUICK_PAIRS, full), Math.min(1, warmup)];
 }
 
 /** Make a fresh scratch directory for a run. */
