@@ -50,11 +50,13 @@ describe('every read path parses what it prints and refuses committed bytes a wr
   // One workspace, one canvas per case, made through the library; every read path runs through the
   // CLI's entry in process for the first case, the plain read, --at and a render for the others;
   // the first plain read is also a real process, for the exit code and the streams a user sees.
-  const ws = tempWorkspace('canvas-unsafe-read-');
+  // Made when the tests start, not when they are collected (`vitest list` runs no hook that would remove it).
+  let ws: Workspace;
   const made: Array<{ ledger: string; node: string; bad: string; code: string; name: string; all: boolean }> = [];
   let session: McpSession | null = null;
 
   beforeAll(async () => {
+    ws = tempWorkspace('canvas-unsafe-read-');
     for (const [i, c] of CASES.entries()) {
       const ledger = `hand${i}`;
       expect((await createCanvas(ws, { ledger, why: 'a canvas to spoil', author: AUTHOR })).outcome).toBe('applied');

@@ -1,23 +1,23 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/workspace.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /** A workspace that names a file is a usage error with a code, never INTERNAL with a stack trace. */
 describe('a workspace that is a file', () => {
-  const dir = tempDir('canvas-ws-file-');
-  const file = join(dir, 'not-a-dir');
-  writeFileSync(file, 'a file\n');
+  // Made when the tests start, not when they are collected (`vitest list` runs no hook that would remove it).
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = tempDir('canvas-ws-file-');
+    file = join(dir, 'not-a-dir');
+    writeFileSync(file, 'a file\n');
+  });
 
-  for (const args of [
-    ['create', 'x', '--why', 'a canvas', '--workspace', file],
-    ['read', 'x', '--workspace', file],
-    ['render', 'x', '--workspace', file],
-    ['verify', '--workspace', file],
-  ]) {
+  for (const args of [['create', 'x', '--why', 'a canvas'], ['read', 'x'], ['render', 'x'], ['verify']]) {
     it(`canvas ${args[0]} --workspace FILE: NO_WORKSPACE, exit 2, no stack, nothing written`, async () => {
-      const r = await runCli(null, args);
+      const r = await runCli(null, [...args, '--workspace', file]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/^canvas: NO_WORKSPACE: /);
       expect(r.stderr).not.toMatch(/\n\s+at /);

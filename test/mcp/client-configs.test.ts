@@ -68,9 +68,13 @@ const CLIENTS: Record<string, () => StdioServer> = {
 };
 
 describe('the client configurations of docs/mcp.md start the server', () => {
-  // `canvas` on the PATH is this checkout's bin/canvas.js, as a global install links it.
-  const bin = tempDir('canvas-mcp-bin-');
-  symlinkSync(join(ROOT, 'bin', 'canvas.js'), join(bin, 'canvas'));
+  // `canvas` on the PATH is this checkout's bin/canvas.js, as a global install links it (made when
+  // the tests start, not when they are collected: `vitest list` runs no hook that would remove it).
+  let bin: string;
+  beforeAll(() => {
+    bin = tempDir('canvas-mcp-bin-');
+    symlinkSync(join(ROOT, 'bin', 'canvas.js'), join(bin, 'canvas'));
+  });
 
   for (const [client, entryOf] of Object.entries(CLIENTS)) {
     it(`${client}: the documented command line completes initialize and tools/list`, async () => {
