@@ -2,18 +2,18 @@
 // every benchmark with its baseline interleaved, print a table, write bench/results.json. A
 // missed target is reported, not fatal (unless --strict); a benchmark that crashes or an edit
 // that is lost fails the run; an unknown option or name exits 2 before anything runs.
-import { execFileSync, spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { verifyWorkspace } from '../src/store/verify/verify-workspace.js';
 import { BENCH_NAMES, BENCHMARKS, runWorkspaces } from './benchmarks/index.js';
-import { type GrowthRow, growth } from './benchmarks/growth.js';
+import type { GrowthRow } from './benchmarks/growth.js';
 import { type BenchRun, parseBenchArgs } from './lib/bench-args.js';
-import { type BenchContext, type BenchResult, makeScratch } from './lib/context.js';
-import { generateWorkspace, type WorkspaceSpec } from './lib/generate-workspace.js';
+import type { BenchResult } from './lib/context.js';
+import type { WorkspaceSpec } from './lib/generate-workspace.js';
+import { cpuSeconds, type RunJob, runLanes, specKey } from './lib/lanes.js';
 import type { Stats } from './lib/measure.js';
-import { editWorkspace } from './lib/workspaces.js';
+import { editWorkspace, growthWorkspaces } from './lib/workspaces.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -67,43 +67,22 @@ function generationCost(s: WorkspaceSpec): number {
 }
 
 /**
- * Generate (or find in the cache) every workspace the run reads before anything is measured, on
- * both cores: the larger ones first, each to the lane with less work so far, one lane in this
- * process and one in a process beside it (bench/generate.ts). From nothing, a quick run's
- * workspaces cost about 15 s of CPU: on two cores, about half that of its wall time.
- *
- * @returns the seconds it took
+ * The jobs of a run, in the order the lanes take them: every workspace the run reads, the larger
+ * first (all generated before anything is measured in a full run; in a quick run a benchmark
+ * starts as soon as its own are there), the generated sample's verify, the benchmarks, the growth
+ * table. In a full run every benchmark runs alone; in a quick run two at a time, but for those
+ * that need the machine to themselves (`alone` in bench/benchmarks/index.ts).
  */
-async function generateOnBothCores(specs: readonly WorkspaceSpec[], log: (s: string) => void): Promise<number> {
-  const t0 = Date.now();
-  const lanes: [WorkspaceSpec[], WorkspaceSpec[]] = [[], []];
-  const work: [number, number] = [0, 0];
-  for (const s of [...specs].sort((a, b) => generationCost(b) - generationCost(a))) {
-    const lane = work[0] <= work[1] ? 0 : 1;
-    lanes[lane].push(s);
-    work[lane] += generationCost(s);
-  }
-  let beside: Promise<void> = Promise.resolve();
-  if (lanes[1].length > 0) {
-    const child = spawn(process.execPath, [...process.execArgv, join(ROOT, 'bench', 'generate.ts'), JSON.stringify(lanes[1])], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    let said = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      said += d;
-      const lines = said.split('\n');
-      said = lines.pop()!;
-      for (const l of lines) log(l);
-    });
-    beside = new Promise((resolve, reject) => {
-      child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`bench/generate.ts exited ${code}: ${said}`))));
-    });
-  }
-  try {
-    for (const s of lanes[0]) await generateWorkspace(s, ROOT, log);
-  } finally {
-    await beside;
-  }
-  return (Date.now() - t0) / 1000;
+function runJobs(quick: boolean, only: ReadonlySet<string> | null): RunJob[] {
+  const asked = (key: string) => only === null || only.has(key);
+  const keys = (specs: readonly WorkspaceSpec[]) => specs.map(specKey);
+  const generate = [...runWorkspaces(quick, only)]
+    .sort((a, b) => generationCost(b) - generationCost(a))
+    .map((spec): RunJob => ({ name: 'generate', job: { kind: 'generate', spec }, needs: [], makes: specKey(spec), alone: false }));
+  const verify: RunJob[] = asked('verify') ? [{ name: 'verify', job: { kind: 'verify' }, needs: keys([editWorkspace(true)]), alone: !quick }] : [];
+  const benches = BENCHMARKS.filter((b) => asked(b.key)).map((b): RunJob => ({ name: b.key, job: { kind: 'bench', key: b.key }, needs: keys(b.workspaces?.(quick) ?? []), alone: !quick || b.alone === true }));
+  const growthJob: RunJob[] = asked('growth') ? [{ name: 'growth', job: { kind: 'growth' }, needs: keys(growthWorkspaces(quick)), alone: !quick }] : [];
+  return [...generate, ...verify, ...benches, ...growthJob];
 }
 
 const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
@@ -154,67 +133,65 @@ function growthTable(rows: GrowthRow[]): string {
 }
 
 async function main({ quick, strict, only }: BenchRun): Promise<number> {
-  const ctx: BenchContext = { quick, root: ROOT, scratch: makeScratch(), log: (s) => process.stderr.write(`${s}\n`) };
+  const log = (s: string) => process.stderr.write(`${s}\n`);
   const started = Date.now();
   const results: BenchResult[] = [];
+  /** Each result's benchmark's place in the runner's order. */
+  const place = new Map<BenchResult, number>();
   const failures: string[] = [];
-  /** Seconds each benchmark took, generation included, in the order run. */
+  /** Seconds each benchmark took (and its CPU seconds, the lane's and its children's), in the order they ended. */
   const seconds: Record<string, number> = {};
+  const cpu: Record<string, number> = {};
   let growthRows: GrowthRow[] = [];
   const info = machine();
-  ctx.log(firstLine(quick, info));
-  try {
-    seconds.generate = await generateOnBothCores(runWorkspaces(quick, only), ctx.log);
-    ctx.log(`workspaces ready in ${seconds.generate.toFixed(1)} s`);
-    // The generator must make what the store makes: verify a generated workspace in full.
-    if (!only || only.has('verify')) {
-      const t0 = Date.now();
-      const sample = await generateWorkspace(editWorkspace(true), ROOT, ctx.log);
-      const report = await verifyWorkspace(sample.ws);
-      if (!report.ok) failures.push(`the generated sample workspace fails verify: ${JSON.stringify(report.violations.slice(0, 5))}`);
-      else ctx.log(`generated sample verified: ${report.commits} commits over ${report.canvases} canvases`);
-      seconds.verify = (Date.now() - t0) / 1000;
+  log(firstLine(quick, info));
+  const generated = { seconds: 0, cpu: 0, last: 0 };
+  await runLanes(ROOT, quick, 2, runJobs(quick, only), (job, answer, lane) => {
+    const where = quick ? ` (lane ${lane + 1})` : '';
+    if (job.job.kind === 'generate') {
+      for (const line of answer.log) log(line);
+      generated.seconds += answer.seconds;
+      generated.cpu += answer.cpuSeconds;
+      generated.last = (Date.now() - started) / 1000;
+      if (answer.error) failures.push(`generating a workspace crashed: ${answer.error}`);
+      return;
     }
-    for (const b of BENCHMARKS) {
-      if (only && !only.has(b.key)) continue;
-      ctx.log(`running ${b.key}`);
-      const t0 = Date.now();
-      try {
-        const got = await b.run(ctx);
-        for (const r of Array.isArray(got) ? got : [got]) {
-          results.push(r);
-          ctx.log(`  ${row(r).filter(Boolean).join(' | ')}`);
-          if (b.key === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
-          if (r.name === 'serve: browser and four CLI writers' && r.pass === false) failures.push(`the serve soak failed: ${r.figure} ${JSON.stringify(r.detail)}`);
-        }
-      } catch (e) {
-        failures.push(`${b.key} crashed: ${(e as Error).stack ?? e}`);
-      }
-      seconds[b.key] = (Date.now() - t0) / 1000;
-      ctx.log(`  ${b.key} took ${seconds[b.key]!.toFixed(1)} s`);
+    log(`running ${job.name}${where}`);
+    for (const line of answer.log) log(`  ${line}`);
+    if (answer.error) failures.push(`${job.name} crashed: ${answer.error}`);
+    if (answer.verify) {
+      if (!answer.verify.ok) failures.push(`the generated sample workspace fails verify: ${JSON.stringify(answer.verify.violations)}`);
+      else log(`generated sample verified: ${answer.verify.commits} commits over ${answer.verify.canvases} canvases`);
     }
-    if (!only || only.has('growth')) {
-      ctx.log('running growth');
-      const t0 = Date.now();
-      try {
-        growthRows = await growth(ctx);
-      } catch (e) {
-        failures.push(`growth crashed: ${(e as Error).stack ?? e}`);
-      }
-      seconds.growth = (Date.now() - t0) / 1000;
+    if (answer.growth) growthRows = answer.growth;
+    for (const r of answer.results ?? []) {
+      results.push(r);
+      place.set(
+        r,
+        BENCHMARKS.findIndex((b) => b.key === job.name),
+      );
+      log(`  ${row(r).filter(Boolean).join(' | ')}`);
+      if (job.name === 'writers' && r.pass === false) failures.push(`concurrent writers lost edits: ${JSON.stringify(r.detail?.lost)}`);
+      if (r.name === 'serve: browser and four CLI writers' && r.pass === false) failures.push(`the serve soak failed: ${r.figure} ${JSON.stringify(r.detail)}`);
     }
-  } finally {
-    rmSync(ctx.scratch, { recursive: true, force: true });
-  }
+    seconds[job.name] = answer.seconds;
+    cpu[job.name] = answer.cpuSeconds;
+    log(`  ${job.name} took ${answer.seconds.toFixed(1)} s (CPU ${answer.cpuSeconds.toFixed(1)} s)`);
+  });
+  seconds.generate = generated.seconds;
+  cpu.generate = generated.cpu;
+  log(`workspaces: ${generated.seconds.toFixed(1)} s in the lanes (CPU ${generated.cpu.toFixed(1)} s), the last ready ${generated.last.toFixed(1)} s into the run`);
+  // The table in the runner's order, whichever lane ended first.
+  results.sort((a, b) => (place.get(a) ?? 0) - (place.get(b) ?? 0));
   const took = (Date.now() - started) / 1000;
   const out = [table(['benchmark', 'wall ratio', 'spread p25-p75 (min-max)', 'CPU ratio', 'CPU spread', 'wall ms', 'baseline wall ms', 'CPU ms / baseline', 'target', 'result', 'note'], results.map(row))];
   if (growthRows.length > 0) out.push('', 'growth (median ms, p25-p75):', growthTable(growthRows));
   process.stdout.write(`${out.join('\n')}\n`);
   writeFileSync(
     join(ROOT, 'bench', 'results.json'),
-    `${JSON.stringify({ mode: quick ? 'quick' : 'full', date: new Date().toISOString(), seconds: took, machine: info, took: seconds, results, growth: growthRows, failures }, null, 2)}\n`,
+    `${JSON.stringify({ mode: quick ? 'quick' : 'full', date: new Date().toISOString(), seconds: took, machine: info, took: seconds, tookCpu: cpu, cpuSeconds: cpuSeconds(), results, growth: growthRows, failures }, null, 2)}\n`,
   );
-  if (quick) process.stderr.write(`quick run: ${took.toFixed(1)} s (budget ${QUICK_BUDGET_S} s: ${took <= QUICK_BUDGET_S ? 'kept' : 'over'})\n`);
+  if (quick) process.stderr.write(`quick run: ${took.toFixed(1)} s, CPU ${cpuSeconds().toFixed(1)} s (budget ${QUICK_BUDGET_S} s: ${took <= QUICK_BUDGET_S ? 'kept' : 'over'})\n`);
   const missed = results.filter((r) => r.pass === false).map((r) => r.name);
   if (missed.length > 0) process.stderr.write(`targets missed: ${missed.join(', ')}\n`);
   if (failures.length > 0) {

@@ -1,30 +1,30 @@
 // The runner's benchmarks, in the order `npm run bench` runs them (bench/run.ts), and every name
 // `--only` takes (bench/lib/bench-args.ts).
 import type { BenchContext, BenchResult } from '../lib/context.js';
-import { cliEdit, inProcessEdit } from './edits.js';
-import { excalidrawDraw } from './excalidraw.js';
-import { hookBench } from './hook.js';
-import { inboxBench } from './inbox.js';
-import { libraryImport } from './library.js';
-import { mcpHttpBench } from './mcp-http.js';
-import { mcpTokens } from './mcp-tokens.js';
-import { cliList } from './list.js';
-import { notifyBench } from './notify.js';
-import { cliRender, pageRender } from './projections.js';
-import { cliRead, historyBench } from './reads.js';
-import { remoteWrites } from './remote.js';
-import { searchBench } from './search.js';
-import { serveBench } from './serve.js';
-import { siteBuild, siteScale, siteVsEleventy } from './site.js';
-import { concurrentWriters } from './writers.js';
 import type { WorkspaceSpec } from '../lib/generate-workspace.js';
 import { editWorkspace, growthFamilies, growthWorkspaces, historyWorkspace, inboxWorkspace, listWorkspace, renderWorkspace, sessionWorkspace, siteWorkspaces } from '../lib/workspaces.js';
+
+type Run = (ctx: BenchContext) => Promise<BenchResult | BenchResult[]>;
+
+/**
+ * A benchmark's function, its module imported when it first runs: the runner only schedules, and
+ * each lane (bench/lane.ts) loads the benchmarks it is given, not every one (loading them all
+ * through tsx is seconds of CPU).
+ */
+function lazy<M>(load: () => Promise<M>, name: keyof M & string): Run {
+  return async (ctx) => ((await load())[name] as Run)(ctx);
+}
 
 /** One benchmark: the name `--only` takes, what it runs, and the generated workspaces it reads (quick or full). */
 interface Benchmark {
   key: string;
-  run: (ctx: BenchContext) => Promise<BenchResult | BenchResult[]>;
+  run: Run;
   workspaces?: (quick: boolean) => WorkspaceSpec[];
+  /**
+   * In a quick run, run with the other lane idle (bench/lib/lanes.ts): its figure needs both
+   * cores (the site builds' worker pool) or a free core beside it (the open page's latency).
+   */
+  alone?: boolean;
 }
 
 const edits = (quick: boolean) => [editWorkspace(quick)];
@@ -33,34 +33,34 @@ const list = (quick: boolean) => [listWorkspace(quick)];
 
 /** The benchmarks with a baseline, each under the name `--only` takes. */
 export const BENCHMARKS: readonly Benchmark[] = [
-  { key: 'cli-edit', run: cliEdit, workspaces: edits },
-  { key: 'lib-edit', run: inProcessEdit, workspaces: edits },
-  { key: 'lib-import', run: libraryImport },
-  { key: 'cli-read', run: cliRead, workspaces: edits },
-  { key: 'hook', run: hookBench, workspaces: edits },
+  { key: 'cli-edit', run: lazy(() => import('./edits.js'), 'cliEdit'), workspaces: edits },
+  { key: 'lib-edit', run: lazy(() => import('./edits.js'), 'inProcessEdit'), workspaces: edits },
+  { key: 'lib-import', run: lazy(() => import('./library.js'), 'libraryImport') },
+  { key: 'cli-read', run: lazy(() => import('./reads.js'), 'cliRead'), workspaces: edits },
+  { key: 'hook', run: lazy(() => import('./hook.js'), 'hookBench'), workspaces: edits },
   {
     key: 'page-render',
-    run: pageRender,
+    run: lazy(() => import('./projections.js'), 'pageRender'),
     workspaces: (quick) =>
       growthFamilies(quick)
         .find((f) => f.axis === 'nodes per canvas')!
         .points.map((p) => p.spec),
   },
-  { key: 'excalidraw', run: excalidrawDraw },
-  { key: 'cli-render', run: cliRender, workspaces: (quick) => [renderWorkspace(quick).spec] },
-  { key: 'site', run: siteBuild, workspaces: history },
-  { key: 'site-vs-eleventy', run: siteVsEleventy, workspaces: history },
-  { key: 'site-scale', run: siteScale, workspaces: siteWorkspaces },
-  { key: 'history', run: historyBench, workspaces: history },
-  { key: 'list', run: cliList, workspaces: list },
-  { key: 'search', run: searchBench, workspaces: list },
-  { key: 'inbox', run: inboxBench, workspaces: (quick) => [inboxWorkspace(quick)] },
-  { key: 'mcp-tokens', run: mcpTokens, workspaces: () => [sessionWorkspace()] },
-  { key: 'notify', run: notifyBench },
-  { key: 'mcp-http', run: mcpHttpBench },
-  { key: 'writers', run: concurrentWriters },
-  { key: 'remote', run: remoteWrites },
-  { key: 'serve', run: serveBench },
+  { key: 'excalidraw', run: lazy(() => import('./excalidraw.js'), 'excalidrawDraw') },
+  { key: 'cli-render', run: lazy(() => import('./projections.js'), 'cliRender'), workspaces: (quick) => [renderWorkspace(quick).spec] },
+  { key: 'site', run: lazy(() => import('./site.js'), 'siteBuild'), workspaces: history, alone: true },
+  { key: 'site-vs-eleventy', run: lazy(() => import('./site.js'), 'siteVsEleventy'), workspaces: history },
+  { key: 'site-scale', run: lazy(() => import('./site.js'), 'siteScale'), workspaces: siteWorkspaces },
+  { key: 'history', run: lazy(() => import('./reads.js'), 'historyBench'), workspaces: history },
+  { key: 'list', run: lazy(() => import('./list.js'), 'cliList'), workspaces: list },
+  { key: 'search', run: lazy(() => import('./search.js'), 'searchBench'), workspaces: list },
+  { key: 'inbox', run: lazy(() => import('./inbox.js'), 'inboxBench'), workspaces: (quick) => [inboxWorkspace(quick)] },
+  { key: 'mcp-tokens', run: lazy(() => import('./mcp-tokens.js'), 'mcpTokens'), workspaces: () => [sessionWorkspace()] },
+  { key: 'notify', run: lazy(() => import('./notify.js'), 'notifyBench') },
+  { key: 'mcp-http', run: lazy(() => import('./mcp-http.js'), 'mcpHttpBench') },
+  { key: 'writers', run: lazy(() => import('./writers.js'), 'concurrentWriters') },
+  { key: 'remote', run: lazy(() => import('./remote.js'), 'remoteWrites') },
+  { key: 'serve', run: lazy(() => import('./serve.js'), 'serveBench'), alone: true },
 ];
 
 /**
