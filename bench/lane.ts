@@ -16,8 +16,10 @@ import { editWorkspace } from './lib/workspaces.js';
 const ROOT = join(import.meta.dirname, '..');
 const scratch = makeScratch();
 let said: string[] = [];
+/** Whether the job's lines go out as they come (a workspace's generation, minutes at full size) or with its answer. */
+let streaming = false;
 const quick = process.argv[2] === '--quick';
-const ctx: BenchContext = { quick, root: ROOT, scratch, log: (line) => said.push(line) };
+const ctx: BenchContext = { quick, root: ROOT, scratch, log: (line) => (streaming ? process.stderr.write(`${line}\n`) : said.push(line)) };
 
 async function work(order: LaneOrder): Promise<Omit<LaneAnswer, 'id' | 'log' | 'seconds' | 'cpuSeconds'>> {
   const job = order.job;
@@ -41,6 +43,7 @@ async function work(order: LaneOrder): Promise<Omit<LaneAnswer, 'id' | 'log' | '
 
 process.on('message', (order: LaneOrder) => {
   said = [];
+  streaming = order.job.kind === 'generate';
   const t0 = Date.now();
   const cpu0 = cpuSeconds();
   const answer = (rest: Partial<LaneAnswer>) => process.send?.({ id: order.id, log: said, seconds: (Date.now() - t0) / 1000, cpuSeconds: cpuSeconds() - cpu0, ...rest } satisfies LaneAnswer);

@@ -27,8 +27,9 @@ export interface GrowthRow {
 /** Measure every family's points. */
 export async function growth(ctx: BenchContext): Promise<GrowthRow[]> {
   const rows: GrowthRow[] = [];
-  const runs = ctx.quick ? 2 : 10;
-  // A quick run warms nothing up: its figures say how a cost grows, not what it is.
+  // A quick run measures each point once and warms nothing up: it shows the table is made; how a
+  // cost grows, and what it is, are a full run's figures.
+  const runs = ctx.quick ? 1 : 10;
   const warm = (full: number) => (ctx.quick ? 0 : full);
   const [node, pre] = cliCommand(ctx);
   for (const family of growthFamilies(ctx.quick)) {
