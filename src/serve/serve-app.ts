@@ -167,7 +167,7 @@ export function serveApp(ctx: ServeContext): Hono {
     });
   }
 
-  const index = async (c: Context) => c.html(await ctx.pages.index([...ctx.watcher.revisions().keys()]));
+  const index = async (c: Context) => c.html(await ctx.pages.index([...(await ctx.watcher.current()).keys()]));
   app.get('/', index);
   app.get('/index.html', index);
   app.get('/_canvas/live.js', async (c) => c.body(await liveScript(), 200, { 'Content-Type': 'text/javascript; charset=utf-8' }));
@@ -183,7 +183,7 @@ export function serveApp(ctx: ServeContext): Hono {
       const unsubscribe = ctx.watcher.subscribe((changes) => void stream.writeSSE({ event: 'change', data: JSON.stringify(changes) }));
       const unhear = ctx.remote.subscribe((state) => void stream.writeSSE({ event: 'remote', data: JSON.stringify(state) }));
       const beat = setInterval(() => void stream.writeSSE({ event: 'ping', data: '' }), HEARTBEAT_MS);
-      await stream.writeSSE({ event: 'hello', data: JSON.stringify(Object.fromEntries(ctx.watcher.revisions())) });
+      await stream.writeSSE({ event: 'hello', data: JSON.stringify(Object.fromEntries(await ctx.watcher.current())) });
       const remote = ctx.remote.state();
       if (remote?.error) await stream.writeSSE({ event: 'remote', data: JSON.stringify(remote) });
       await ended;

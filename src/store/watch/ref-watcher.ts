@@ -67,6 +67,8 @@ export class RefWatcher {
   private again = false;
   /** Whether the next read asks git (a fallback read, or a caller's poke), not the ref files. */
   private full = false;
+  /** Whether the refs may have moved since the last read: set when no one listened to an event. */
+  private stale = false;
   private closed = false;
 
   constructor(
@@ -82,18 +84,31 @@ export class RefWatcher {
     this.rescan.unref();
   }
 
-  /** Every canvas and its revision, as last read. */
+  /**
+   * Every canvas and its revision, as last read: while no one listens the watcher does not read
+   * (see {@link RefWatcher.current}).
+   */
   revisions(): ReadonlyMap<string, string> {
     return this.known;
   }
 
+  /** Every canvas and its revision now: read first when the refs may have moved since the last read. */
+  async current(): Promise<ReadonlyMap<string, string>> {
+    if (this.stale && !this.closed) await this.read();
+    return this.known;
+  }
+
   /**
-   * Listen for moved refs.
+   * Listen for moved refs. A watcher no one listens to only notes that the refs may have moved
+   * (a file event, the fallback read, a poke): a write then costs it no read, nor an idle
+   * workspace a `git for-each-ref` every few seconds. The first listener after that has the refs
+   * read at once.
    *
    * @returns a function that stops listening
    */
   subscribe(listener: (changes: RefChange[]) => void): () => void {
     this.listeners.add(listener);
+    if (this.stale) this.soon();
     return () => this.listeners.delete(listener);
   }
 
@@ -106,9 +121,13 @@ export class RefWatcher {
     this.soon();
   }
 
-  /** Read the refs after the burst of file events settles. */
+  /** Read the refs after the burst of file events settles; or, while no one listens, note that they may have moved. */
   private soon(): void {
     if (this.closed || this.settle) return;
+    if (this.listeners.size === 0) {
+      this.stale = true;
+      return;
+    }
     this.settle = setTimeout(() => {
       this.settle = null;
       void this.read();
@@ -187,6 +206,7 @@ export class RefWatcher {
     this.arm();
     const full = this.full;
     this.full = false;
+    this.stale = false;
     let now: Awaited<ReturnType<typeof listCanvases>>;
     try {
       now = (full ? null : readCanvasRefFiles(this.ws)) ?? (await listCanvases(this.ws));

@@ -1,6 +1,7 @@
 // The one ref watcher of canvas serve and the MCP server (docs/serve.md, "Live"): a write is reported once with the
 // revisions it moved between, a canvas made after the watcher started (in a workspace that had no
-// repository yet) is found by the fallback read, and a closed watcher reports nothing more.
+// repository yet) is found by the fallback read, a watcher no one listens to reads nothing until
+// asked, and a closed watcher reports nothing more.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,29 @@ describe('RefWatcher', () => {
       if (i.outcome !== 'applied') throw new Error(JSON.stringify(i));
       expect(await second).toEqual([{ ledger: 'late', from: c.revision, to: i.revision }]);
       expect(w.revisions().get('late')).toBe(i.revision);
+    } finally {
+      w.close();
+    }
+  });
+
+  it('reads nothing while no one listens; current() and the first listener then read what moved meanwhile', async () => {
+    const ws = tempWorkspace();
+    const c = await createCanvas(ws, { ledger: 'quiet', why: 'a canvas no one watches yet', author: AUTHOR });
+    if (c.outcome !== 'applied') throw new Error(JSON.stringify(c));
+    const w = new RefWatcher(ws, { rescanMs: 50 });
+    await w.start();
+    try {
+      expect(w.revisions().get('quiet')).toBe(c.revision);
+      const i = await insertNode(ws, { ledger: 'quiet', into: 'root', payload: { text: 'Unheard.' }, base: c.revision, why: 'a write no one listens for', author: AUTHOR });
+      if (i.outcome !== 'applied') throw new Error(JSON.stringify(i));
+      // The write's file events and several fallback periods pass: nothing is read.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(w.revisions().get('quiet')).toBe(c.revision);
+      expect((await w.current()).get('quiet')).toBe(i.revision);
+      const j = await insertNode(ws, { ledger: 'quiet', into: 'root', payload: { text: 'Heard later.' }, base: i.revision, why: 'a write before anyone listens', author: AUTHOR });
+      if (j.outcome !== 'applied') throw new Error(JSON.stringify(j));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await nextChanges(w)).toEqual([{ ledger: 'quiet', from: i.revision, to: j.revision }]);
     } finally {
       w.close();
     }
