@@ -6,7 +6,7 @@ import * as checkEntry from '../src/check/index.js';
 import * as importEntry from '../src/import/index.js';
 import * as api from '../src/index.js';
 import * as mcpEntry from '../src/mcp/index.js';
-import { ERROR_CODES } from '../src/model/canvas-error.js';
+import { ERROR_CODES, EXIT_CODES } from '../src/model/canvas-error.js';
 import * as modelEntry from '../src/model/index.js';
 import * as publishEntry from '../src/publish/index.js';
 import * as renderEntry from '../src/render/index.js';
@@ -196,5 +196,14 @@ describe('the declared surface', () => {
     const documented = [...doc.matchAll(/^## ([A-Z_]+)$/gm)].map((m) => m[1]);
     for (const code of ERROR_CODES) expect(documented, code).toContain(code);
     expect(documented.filter((c) => !ERROR_CODES.includes(c as never))).toEqual([]);
+  });
+
+  it('docs/cli.md, "Exit codes", gives each exit code of EXIT_CODES its number, and no other', () => {
+    const doc = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Exit codes\n'), doc.indexOf('\n## ', doc.indexOf('## Exit codes\n') + 1));
+    const rows = [...section.matchAll(/^\| (\d+) \| `([a-z-]+)` \|/gm)].map((m) => [m[2]!, Number(m[1])]);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(Object.fromEntries(rows)).toEqual(EXIT_CODES);
+    expect(rows).toHaveLength(Object.keys(EXIT_CODES).length);
   });
 });

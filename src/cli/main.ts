@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { CanvasError, exitCodeFor } from '../model/canvas-error.js';
+import { CanvasError, EXIT_CODES, exitCodeFor } from '../model/canvas-error.js';
 import { noSpace } from '../store/files/no-space.js';
 import { permissionDenied } from '../store/files/permission-denied.js';
 import { readPackageVersion } from '../store/files/read-package-version.js';
@@ -121,10 +121,10 @@ export async function main(argv: string[]): Promise<number> {
   // A harness's hook fails open (docs/agents.md): a refusal is said on stderr and the exit is 0,
   // since a hook that fails blocks a person's session (Claude Code blocks a prompt on exit 2).
   // With --json a script gets the code and its exit code.
-  const exit = (code: number): number => (argv[0] === 'hook' && !json ? 0 : code);
+  const exit = (code: number): number => (argv[0] === 'hook' && !json ? EXIT_CODES.ok : code);
   if (argv.length === 0) {
     process.stderr.write(buildProgram().helpInformation());
-    return 2;
+    return EXIT_CODES.rejected;
   }
   // Node decoded the arguments already, turning bytes that are not UTF-8 into U+FFFD: such an
   // argument is refused before anything, as a payload file's bytes are (docs/cli.md, "Limits").
@@ -139,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
       ),
       json,
     );
-    return exit(2);
+    return exit(EXIT_CODES.rejected);
   }
   // The store never prints; a command that rebuilt canvas refs from main says so once, here.
   const stopListening = onRefRepair((repairs) => {
@@ -152,14 +152,14 @@ export async function main(argv: string[]): Promise<number> {
       if (action.opts().quiet === true) stopQuiet = startQuiet(STDOUT_IS_PROTOCOL.has(action.name()));
     });
     await program.parseAsync(argv, { from: 'user' });
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT_CODES.ok;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT_CODES.ok;
       const before = e.code === 'commander.unknownOption' && argv.findIndex((a) => a.startsWith('-')) < argv.findIndex((a) => !a.startsWith('-'));
       const err = new CanvasError('USAGE', e.message.replace(/^error: /, ''), before ? 'options go after the command: canvas <command> --workspace DIR ...' : 'run `canvas --help` or `canvas <command> --help`');
       printError(err, json);
-      return exit(2);
+      return exit(exitCodeFor(err.kind));
     }
     if (e instanceof CanvasError) {
       printError(e, json);
@@ -167,7 +167,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const err = noSpace(e) ?? permissionDenied(e) ?? internalError(e);
     printError(err, json);
-    return exit(1);
+    return exit(exitCodeFor(err.kind));
   } finally {
     stopQuiet();
     stopListening();

@@ -1,4 +1,4 @@
-import type { CanvasError } from '../model/canvas-error.js';
+import { type CanvasError, EXIT_CODES } from '../model/canvas-error.js';
 import type { DiffEntry, Outcome } from '../store/repo/outcome.js';
 import type { RefRepair } from '../store/repo/rebuild-canvas-refs.js';
 import { isQuiet, writeAlways } from './quiet.js';
@@ -88,14 +88,14 @@ export function diffLines(diff: readonly DiffEntry[]): string[] {
  * with its hint.
  *
  * @param ledger - the canvas written, which a conflict's hint names in the read it asks for
- * @returns the exit code: 0 applied or proposed, 3 conflict, 2 rejected
+ * @returns the exit code ({@link EXIT_CODES}): `ok` applied or proposed, `conflict`, `rejected`
  */
 export function printOutcome(o: Outcome, json: boolean, op: string, ledger?: string): number {
   if (json) {
     // A refusal is reported even by a quiet run.
     if (o.outcome === 'conflict' || o.outcome === 'rejected') writeAlways(`${JSON.stringify(o)}\n`);
     else printJson(o);
-    return o.outcome === 'conflict' ? 3 : o.outcome === 'rejected' ? 2 : 0;
+    return o.outcome === 'conflict' || o.outcome === 'rejected' ? EXIT_CODES[o.outcome] : EXIT_CODES.ok;
   }
   switch (o.outcome) {
     case 'applied': {
@@ -106,12 +106,12 @@ export function printOutcome(o: Outcome, json: boolean, op: string, ledger?: str
       const lines = [`${shown} ${op}${o.node ? ` ${o.node}` : ''}\n`, o.nodes ? `nodes: ${o.nodes.join(' ')}\n` : '', `Canvas-Base: ${o.revision}\n`];
       if (o.diff.length > 0) lines.push(`changed in this canvas since your base (you had not seen these):\n${diffLines(o.diff).join('\n')}\n`);
       writeStdout(lines.join(''));
-      return 0;
+      return EXIT_CODES.ok;
     }
     case 'proposed': {
       const out = process.stdout;
       out.write(`${paint(out, 33, o.replayed ? 'already proposed' : 'proposed')} ${o.proposalId} (an editor or owner approves it)\nCanvas-Base: ${o.revision}\n`);
-      return 0;
+      return EXIT_CODES.ok;
     }
     case 'conflict': {
       const out = process.stdout;
@@ -123,13 +123,13 @@ export function printOutcome(o: Outcome, json: boolean, op: string, ledger?: str
       const err = process.stderr;
       if (isQuiet()) err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${why}; nothing was applied\n`);
       err.write(`${paint(err, 2, 'hint')}: read it again (canvas read ${ledger ?? '<ledger>'}), decide again, and write against the new Canvas-Base\n`);
-      return 3;
+      return EXIT_CODES.conflict;
     }
     case 'rejected': {
       const err = process.stderr;
       err.write(`${paint(err, 31, `canvas: ${o.code}`)}: ${visible(o.reason)}\n`);
       if (o.hint) err.write(`${paint(err, 2, 'hint')}: ${visible(o.hint)}\n`);
-      return 2;
+      return EXIT_CODES.rejected;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { EXIT_CODES } from '../model/canvas-error.js';
 import { main } from './main.js';
 import { guardSignals } from './signal-guard.js';
 import { deferStdio } from './write-stdout.js';
@@ -13,7 +14,7 @@ export function runCanvas(argv: string[]): void {
   // Each stream gets the handler when something first uses it (src/cli/write-stdout.ts).
   deferStdio((stream) => {
     stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT_CODES.ok);
       throw e;
     });
   });

@@ -1,4 +1,4 @@
-import { CanvasError } from '../model/canvas-error.js';
+import { CanvasError, EXIT_CODES } from '../model/canvas-error.js';
 import { onWriteStep } from '../store/repo/write-steps.js';
 import { printError } from './output.js';
 import { isQuiet } from './quiet.js';
@@ -7,7 +7,7 @@ import { isQuiet } from './quiet.js';
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** The exit code a signal stops a command with, as a shell reports a process it ended: 128 + its number. */
-export const SIGNAL_EXIT: Readonly<Record<(typeof SIGNALS)[number], number>> = { SIGINT: 130, SIGTERM: 143 };
+export const SIGNAL_EXIT: Readonly<Record<(typeof SIGNALS)[number], number>> = { SIGINT: EXIT_CODES.interrupted, SIGTERM: EXIT_CODES.terminated };
 
 /** What {@link guardSignals} returns: the command's end, told to the guard. */
 export interface SignalGuard {
@@ -69,7 +69,7 @@ export function guardSignals(json: boolean): SignalGuard {
     }
     if (applied !== null) {
       process.stderr.write(`canvas: stopped by a second ${signal}: the write was applied as ${applied}; \`canvas read ${writing}\` shows it\n`);
-      process.exit(0);
+      process.exit(EXIT_CODES.ok);
     }
     process.stderr.write(`canvas: stopped by a second ${signal} while git applied the write: it may have been applied; \`canvas read ${writing}\` shows whether\n`);
     process.exit(code);

@@ -1,4 +1,5 @@
 import { fstatSync, writeSync } from 'node:fs';
+import { EXIT_CODES } from '../model/canvas-error.js';
 
 /** Set by the CLI's entry once it defers its streams ({@link deferStdio}). */
 let deferred = false;
@@ -70,7 +71,7 @@ export function writeOrHandOff(fd: number, bytes: Buffer, rest: (left: Buffer) =
     while (at < bytes.length) at += writeSync(fd, bytes, at);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (code === 'EPIPE') process.exit(process.exitCode ?? EXIT_CODES.ok);
     if (code !== 'EAGAIN') throw e;
     rest(bytes.subarray(at));
   }

@@ -4,7 +4,7 @@
  * structured `data`. `docs/errors.md` has one entry per code; a test checks that.
  */
 
-/** Every error code, as a literal union. Exit codes: see {@link exitCodeFor}. */
+/** Every error code, as a literal union. Exit codes: see {@link EXIT_CODES}. */
 export type ErrorCode =
   | 'USAGE'
   | 'NO_WORKSPACE'
@@ -243,34 +243,35 @@ export class CanvasError extends Error {
 }
 
 /**
- * Map an error kind to the CLI's exit code (docs/cli.md "Exit codes"): 2 rejected or usage, 3 conflict,
- * 4 verify found a violation, 5 no role, 1 internal; `canvas check` adds 6 the model could not
- * be asked and 7 its reply was refused (docs/coherence.md "Failures"); 8 a build that built the
- * rest of the site but not some canvases (docs/site.md, "One bad canvas does not stop the build");
- * 130 (or 143 for SIGTERM) a command stopped by a signal before its write was applied.
+ * The CLI's exit codes (docs/cli.md, "Exit codes"), by what ended the command: the one table every
+ * exit code of `canvas` is read from. `ok` a command that succeeded; one per error kind, which a
+ * write's conflict or rejected outcome and a report's verdict use too (`model` and `reply` are
+ * `canvas check`'s, docs/coherence.md "Failures"; `partial` a build that built the rest of the
+ * site, docs/site.md, "One bad canvas does not stop the build"); a command stopped by a signal
+ * before its write was applied exits as a shell reports it, 128 + the signal's number:
+ * `interrupted` (SIGINT), `terminated` (SIGTERM).
+ */
+export const EXIT_CODES: Readonly<Record<'ok' | ErrorKind | 'terminated', number>> = {
+  ok: 0,
+  internal: 1,
+  rejected: 2,
+  conflict: 3,
+  verify: 4,
+  'no-role': 5,
+  model: 6,
+  reply: 7,
+  partial: 8,
+  interrupted: 130,
+  terminated: 143,
+};
+
+/**
+ * Map an error kind to the CLI's exit code: its row of {@link EXIT_CODES} (docs/cli.md, "Exit
+ * codes"). An `INTERRUPTED` error gives SIGINT's 130; a command stopped by SIGTERM exits 143
+ * (docs/cli.md, "Signals").
  */
 export function exitCodeFor(kind: ErrorKind): number {
-  switch (kind) {
-    case 'rejected':
-      return 2;
-    case 'conflict':
-      return 3;
-    case 'verify':
-      return 4;
-    case 'no-role':
-      return 5;
-    case 'internal':
-      return 1;
-    case 'model':
-      return 6;
-    case 'reply':
-      return 7;
-    case 'partial':
-      return 8;
-    case 'interrupted':
-      // SIGINT's; a command stopped by SIGTERM exits 143 (docs/cli.md, "Signals").
-      return 130;
-  }
+  return EXIT_CODES[kind];
 }
 
 /** The kind of a code, for callers that only hold the code. */

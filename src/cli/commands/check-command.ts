@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CanvasError } from '../../model/canvas-error.js';
+import { CanvasError, EXIT_CODES } from '../../model/canvas-error.js';
 import type { CheckReport } from '../../check/check-coherence.js';
 import { workspaceOf } from '../context.js';
 import { diffLines, printJson } from '../output.js';
@@ -23,9 +23,9 @@ function seconds(flag: string) {
 
 /** The exit code of a report: 3 when an insert met a conflict, 2 when one was rejected, else 0. */
 function exitOf(r: CheckReport): number {
-  if (r.findings.some((f) => f.status === 'conflict')) return 3;
-  if (r.findings.some((f) => f.status === 'rejected')) return 2;
-  return 0;
+  if (r.findings.some((f) => f.status === 'conflict')) return EXIT_CODES.conflict;
+  if (r.findings.some((f) => f.status === 'rejected')) return EXIT_CODES.rejected;
+  return EXIT_CODES.ok;
 }
 
 function print(r: CheckReport): void {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CanvasError } from '../../model/canvas-error.js';
+import { CanvasError, EXIT_CODES } from '../../model/canvas-error.js';
 import { withGlobal } from '../common-options.js';
 import { type GlobalOptions, workspaceOf } from '../context.js';
 import { printJson } from '../output.js';
@@ -14,7 +14,7 @@ export function registerVerifyCommand(program: Command): void {
       const report = await verifyWorkspace(workspaceOf(o), { ledger });
       if (o.json) {
         printJson(report);
-        process.exitCode = report.ok ? 0 : 4;
+        process.exitCode = report.ok ? EXIT_CODES.ok : EXIT_CODES.verify;
         return;
       }
       for (const r of report.repaired) process.stdout.write(`repaired: ${r}\n`);
