@@ -15,6 +15,7 @@ import { type BenchContext, type BenchResult, baselineGitArgs, baselineGitEnv, c
 import { editText } from '../lib/edit-loop.js';
 import { gitCpuLog } from '../lib/git-cpu.js';
 import { GEN_AUTHOR, generateWorkspace, type WorkspaceSpec } from '../lib/generate-workspace.js';
+import { bothCoresVerdict } from '../lib/both-cores-verdict.js';
 import { interleave, type Sample, type Stats, stats, type Timed, timeProcess } from '../lib/measure.js';
 import { historyWorkspace, siteWorkspaces } from '../lib/workspaces.js';
 
@@ -164,13 +165,14 @@ export async function siteBuild(ctx: BenchContext): Promise<BenchResult[]> {
       name: 'site build, both cores',
       measured: `the cold build with --workers 1, ${pool.length} runs, alternating with the default build`,
       baseline: `the default build: one worker per core (${cpus} here)`,
-      target: 'speed-up >= 1.7 on two cores',
+      // A quick run's 20 canvases measure the pool's start-up more than two cores in use: it prints
+      // the ratio with no verdict, and a full run judges it (bench/lib/both-cores-verdict.ts).
+      ...bothCoresVerdict(ctx.quick, cpus, speedup.median),
       a: stats(one.map((x) => x.ms)),
       b: cold.a,
       ratio: speedup,
       cpu: { a: stats(one.map((x) => x.cpuMs)), b: coldCpu.a, ratio: ratioOf(one, pool, 'cpuMs') },
-      pass: cpus >= 2 ? speedup.median >= 1.7 : null,
-      figure: `speed-up x${speedup.median.toFixed(2)} (the ratio column: one worker's wall over the pool's)`,
+      figure: `speed-up x${speedup.median.toFixed(2)} (the ratio column: one worker's wall over the pool's)${ctx.quick ? `; at ${canvases} canvases mostly the pool's start-up` : ''}`,
     },
     {
       name: 'site build, nothing changed',
