@@ -6,7 +6,7 @@
 // baseline all the same, with no verdict; a full run judges it.
 
 /** The speed-up a full run asks of the pool on two cores or more. */
-export const BOTH_CORES_TARGET = 1.7;
+const BOTH_CORES_TARGET = 1.7;
 
 /**
  * The target and verdict of the both-cores row.
