@@ -5,7 +5,7 @@
 // so few canvases can hold it) and a common one (two words of the generator's small vocabulary,
 // in nearly every canvas). Targets (docs/performance.md, "Search"): the CLI warm at most twice
 // `node -e 0` plus that git grep, in CPU; `searchCanvases` warm at most 20 ms.
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCanvas } from '../../src/store/read/read-canvas.js';
 import { replaceNode } from '../../src/store/write/node-writes.js';
@@ -34,6 +34,23 @@ async function phrasesOf(ws: Workspace, ledger: string): Promise<{ rare: string;
   const tag = found ? /\(([a-z0-9-]+)\)\.$/.exec(found.text)?.[1] : undefined;
   if (!found || !tag) throw new Error(`no tagged text node in ${ledger}`);
   return { rare: tag, common: found.text.split(' ').slice(2, 4).join(' '), node: found.id };
+}
+
+/** How long a file the refs live in is not trusted to show the next change (src/store/repo/list-canvases.ts, RACY_MS). */
+const REFS_RACY_MS = 2000;
+
+/** Wait until every file the canvas refs live in is older than {@link REFS_RACY_MS} (no wait when it is). */
+async function refsSettled(ws: Workspace): Promise<void> {
+  let newest = 0;
+  for (const path of [['refs', 'canvas'], ['refs', 'heads'], ['packed-refs'], ['canvas-cache', '_refs-main']]) {
+    try {
+      newest = Math.max(newest, statSync(join(ws.repo, '.git', ...path)).mtimeMs);
+    } catch {
+      // Absent: nothing to wait for.
+    }
+  }
+  const wait = newest + REFS_RACY_MS + 100 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** `canvas search` vs `git grep -F -i` of the phrase in main's tree, cold, warm, one changed, and in process. */
@@ -99,6 +116,34 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
     });
   }
 
+  // The library in process, warm: what a long-lived caller (the MCP server) pays per search, once
+  // the files the refs live in are older than the listing's two seconds of doubt (docs/store.md,
+  // "Canvas refs"): until then every listing runs git (14-22 ms of a quick call, docs/performance.md,
+  // "Search"). Measured before the writes of the next row, so the copy's files have settled.
+  await refsSettled(ws);
+  for (const [kind, phrase] of [
+    ['rare', phrases.rare],
+    ['common', phrases.common],
+  ] as const) {
+    const lib = await interleave(
+      ...pairs(ctx, 12, 2),
+      () =>
+        timeCall(async () => {
+          const got = await searchCanvases(ws, { query: phrase });
+          if (got.indexed !== 0 || got.total === 0) throw new Error(`searchCanvases "${phrase}" indexed ${got.indexed}, found ${got.total}`);
+        }),
+      () => grep(phrase)().ms,
+    );
+    results.push({
+      name: `searchCanvases warm, ${kind} phrase`,
+      measured: `searchCanvases in process, "${phrase}", ${size}, every index cached, the refs' files settled`,
+      baseline: baseline(phrase),
+      target: '<= 20 ms',
+      ...lib,
+      pass: lib.a.median <= 20,
+      figure: `${lib.a.median.toFixed(1)} ms`,
+    });
+  }
   // One canvas changed before each run: it alone is indexed again.
   let base = gen.revisions[middle]!;
   const target = phrases.node;
@@ -132,29 +177,5 @@ export async function searchBench(ctx: BenchContext): Promise<BenchResult[]> {
     figure: 'indexed 1 each run',
   });
 
-  // The library in process, warm: what a long-lived caller (the MCP server) pays per search.
-  for (const [kind, phrase] of [
-    ['rare', phrases.rare],
-    ['common', phrases.common],
-  ] as const) {
-    const lib = await interleave(
-      ...pairs(ctx, 12, 2),
-      () =>
-        timeCall(async () => {
-          const got = await searchCanvases(ws, { query: phrase });
-          if (got.indexed !== 0 || got.total === 0) throw new Error(`searchCanvases "${phrase}" indexed ${got.indexed}, found ${got.total}`);
-        }),
-      () => grep(phrase)().ms,
-    );
-    results.push({
-      name: `searchCanvases warm, ${kind} phrase`,
-      measured: `searchCanvases in process, "${phrase}", ${size}, every index cached`,
-      baseline: baseline(phrase),
-      target: '<= 20 ms',
-      ...lib,
-      pass: lib.a.median <= 20,
-      figure: `${lib.a.median.toFixed(1)} ms`,
-    });
-  }
   return results;
 }
